@@ -1,0 +1,77 @@
+"""Counter-based random streams: one per game, addressed, never stored.
+
+A draw is a pure function of (run seed, game index, stream, address...): a splitmix64
+hash chain. Nothing is sequential, so game k of seed s is the same game in a batch of 1
+or of 1,000,000, in any chunk, on any worker. The batch engine hashes whole arrays of
+game indices at once; the reference engine hashes one game (a length-1 array or a plain
+int). Both get identical numbers for the same address.
+
+Streams: CHANCE (shuffles, setup) and BOT (decisions) are separate, so changing a bot
+never changes the deals.
+
+Addresses are small non-negative integers (kind codes, seat, round, counters, card uids).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+CHANCE = 1
+BOT = 2
+
+_M64 = 0xFFFFFFFFFFFFFFFF
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser over a uint64 array (wrapping arithmetic)."""
+    z = z + _GOLDEN
+    z = (z ^ (z >> _S30)) * _C1
+    z = (z ^ (z >> _S27)) * _C2
+    return z ^ (z >> _S31)
+
+
+def key(seed: int, games, stream: int, *address) -> np.ndarray:
+    """uint64 hash of (seed, game, stream, *address), vectorised over `games`.
+
+    `games` is an int or an integer array of game indices; each element of `address` is an
+    int or an integer array broadcastable against `games`.
+    """
+    with np.errstate(over="ignore"):
+        h = _mix(np.asarray(np.uint64(seed & _M64)))
+        h = _mix(h ^ np.asarray(games, dtype=np.uint64))
+        h = _mix(h ^ np.uint64(stream))
+        for a in address:
+            h = _mix(h ^ np.asarray(a, dtype=np.uint64))
+    return h
+
+
+def below(h: np.ndarray, n) -> np.ndarray:
+    """Map uint64 hashes to integers uniform in [0, n) (n >= 1), by the high 32 bits.
+
+    floor(hi32 * n / 2**32): exact in uint64 for n < 2**32; bias below 1e-9 for small n.
+    """
+    hi = np.asarray(h, dtype=np.uint64) >> np.uint64(32)
+    return ((hi * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
+
+
+def randint(seed: int, game: int, stream: int, n: int, *address) -> int:
+    """One integer uniform in [0, n) for one game: the scalar form of below(key(...))."""
+    return int(below(key(seed, game, stream, *address), n))
+
+
+def shuffle_order(seed: int, game: int, stream: int, uids, *address) -> list:
+    """The order of `uids` after a shuffle at `address`: sorted by key(..., address, uid).
+
+    The result depends only on the set of uids, not on their order before the shuffle.
+    Batch engines compute the same keys for a (B, N) array of uids and argsort each row.
+    """
+    uids = list(uids)
+    if not uids:
+        return []
+    keys = key(seed, game, stream, *address, np.asarray(uids, dtype=np.uint64))
+    return [uids[i] for i in np.argsort(keys, kind="stable")]

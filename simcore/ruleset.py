@@ -1,0 +1,255 @@
+"""Rulesets: rule parameters (TOML) + card tables (CSV) + named variants (overlays).
+
+Layout of a game's data folder (the same for every game):
+
+    params.toml          [game] metadata and one [params.NAME] table per rule number:
+                         value, type (int|float|bool|str|list), min, max, choices, source, doc
+    <table>.csv          card tables, checked against the game's TableSchema
+    variants/<name>.toml a named overlay: `description` and a [params] table of new values
+
+A designer's folder (`--data DIR`) may hold any subset of these files; each file it holds
+replaces the built-in one. `--set name=value` overrides one parameter. The loaded Ruleset
+is frozen and carries a stable content hash: the same data always gives the same hash.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import UserError
+from .tables import SOURCES, TableSchema, read_table
+
+PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "list": list}
+PARAM_KEYS = {"value", "type", "min", "max", "choices", "source", "doc", "item_type"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named rule number with its bounds and where it comes from."""
+
+    name: str
+    value: Any
+    type: str
+    source: str
+    doc: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+    item_type: str = "int"           # for lists: the type of each item
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, checked, immutable ruleset: what one experiment point plays with."""
+
+    game: str
+    variant: str
+    params: Mapping[str, Any]        # name -> value (after variant and overrides)
+    specs: Mapping[str, Param]       # name -> Param (value there = the resolved value)
+    tables: Mapping[str, tuple]      # table name -> rows (dicts; `_row` = CSV line)
+    files: Mapping[str, str]         # table/params name -> path actually read
+    hash: str                        # sha256 of the canonical content, 16 hex digits
+    variants: tuple[str, ...] = ()
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}/{self.variant}"
+
+    def __getitem__(self, name: str) -> Any:
+        return self.params[name]
+
+    def table(self, name: str) -> tuple:
+        return self.tables[name]
+
+    def defaults_used(self) -> list[str]:
+        """Names of parameters whose value is our own `default`, not a rulebook fact."""
+        return [n for n, p in self.specs.items() if p.source == "default"]
+
+
+def _check_value(p: Param, value: Any, where: dict) -> Any:
+    """Coerce and range-check `value` for parameter p; raise a UserError naming the key."""
+    def fail(msg):
+        raise UserError(msg, key=p.name, **where)
+
+    def one(v, typ):
+        if typ == "int":
+            if isinstance(v, bool) or not isinstance(v, int):
+                fail(f"must be a whole number, got {v!r}")
+        elif typ == "float":
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                fail(f"must be a number, got {v!r}")
+            v = float(v)
+        elif typ == "bool":
+            if not isinstance(v, bool):
+                fail(f"must be true or false, got {v!r}")
+        elif typ == "str":
+            if not isinstance(v, str):
+                fail(f"must be text, got {v!r}")
+        if typ in ("int", "float"):
+            if p.min is not None and v < p.min:
+                fail(f"must be >= {p.min}, got {v}")
+            if p.max is not None and v > p.max:
+                fail(f"must be <= {p.max}, got {v}")
+        if p.choices is not None and v not in p.choices:
+            fail(f"must be one of {list(p.choices)}, got {v!r}")
+        return v
+
+    if p.type == "list":
+        if not isinstance(value, (list, tuple)):
+            fail(f"must be a list of {p.item_type}, got {value!r}")
+        return tuple(one(v, p.item_type) for v in value)
+    return one(value, p.type)
+
+
+def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
+    """Read params.toml: ([game] metadata, {name: Param})."""
+    file = str(path)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("missing parameter file params.toml", file=file) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"is not valid TOML: {exc}", file=file) from None
+    unknown = set(doc) - {"game", "params"}
+    if unknown:
+        raise UserError(f"unknown top-level table(s) {sorted(unknown)}; expected [game] and [params.*]",
+                        file=file, key=sorted(unknown)[0])
+    specs: dict[str, Param] = {}
+    for name, spec in doc.get("params", {}).items():
+        if not isinstance(spec, dict) or "value" not in spec:
+            raise UserError("each parameter needs a table with at least `value`, `type` and `source`",
+                            file=file, key=f"params.{name}")
+        bad = set(spec) - PARAM_KEYS
+        if bad:
+            raise UserError(f"unknown field(s) {sorted(bad)}; expected {sorted(PARAM_KEYS)}",
+                            file=file, key=f"params.{name}")
+        typ = spec.get("type", "int")
+        if typ not in PARAM_TYPES:
+            raise UserError(f"type must be one of {list(PARAM_TYPES)}, got {typ!r}",
+                            file=file, key=f"params.{name}.type")
+        source = spec.get("source")
+        if source not in SOURCES:
+            raise UserError(f"source must be one of {list(SOURCES)}, got {source!r}",
+                            file=file, key=f"params.{name}.source")
+        p = Param(name=name, value=None, type=typ, source=source, doc=spec.get("doc", ""),
+                  min=spec.get("min"), max=spec.get("max"),
+                  choices=tuple(spec["choices"]) if "choices" in spec else None,
+                  item_type=spec.get("item_type", "int"))
+        value = _check_value(p, spec["value"], {"file": file})
+        specs[name] = Param(**{**p.__dict__, "value": value})
+    return doc.get("game", {}), specs
+
+
+def parse_override(specs: Mapping[str, Param], text: str) -> tuple[str, Any]:
+    """Parse one `name=value` override (from --set) into (name, typed value)."""
+    if "=" not in text:
+        raise UserError(f"--set expects name=value, got {text!r}")
+    name, raw = (s.strip() for s in text.split("=", 1))
+    if name not in specs:
+        raise UserError(f"unknown parameter; known parameters: {', '.join(sorted(specs))}",
+                        key=name)
+    p = specs[name]
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw  # bare words are text
+    if p.type == "list" and not isinstance(value, list):
+        value = [value]
+    return name, value
+
+
+def _canonical(obj: Any) -> Any:
+    if isinstance(obj, Mapping):
+        return {k: _canonical(v) for k, v in sorted(obj.items()) if k != "_row"}
+    if isinstance(obj, (list, tuple)):
+        return [_canonical(v) for v in obj]
+    return obj
+
+
+class GameData:
+    """What a game package declares about its data: folder, table schemas, player range."""
+
+    def __init__(self, name: str, data_dir: Path, schemas: Mapping[str, TableSchema],
+                 validate=None):
+        self.name = name
+        self.data_dir = Path(data_dir)
+        self.schemas = dict(schemas)
+        self.validate = validate      # validate(ruleset) -> None, raises UserError
+
+    def variant_names(self, data_dir: Path | None = None) -> list[str]:
+        names = {"default"}
+        for folder in (self.data_dir, data_dir):
+            if folder is not None and (Path(folder) / "variants").is_dir():
+                names |= {p.stem for p in (Path(folder) / "variants").glob("*.toml")}
+        return sorted(names)
+
+    def _pick(self, data_dir: Path | None, rel: str) -> Path:
+        if data_dir is not None and (Path(data_dir) / rel).exists():
+            return Path(data_dir) / rel
+        return self.data_dir / rel
+
+    def load(self, variant: str = "default", data_dir: str | Path | None = None,
+             overrides: Mapping[str, Any] | list[str] | None = None) -> Ruleset:
+        """Load, overlay and check a ruleset. Raises UserError for any bad input."""
+        if data_dir is not None:
+            data_dir = Path(data_dir)
+            if not data_dir.is_dir():
+                raise UserError("data folder does not exist or is not a folder", file=str(data_dir))
+            known = {"params.toml", "variants"} | {s.file for s in self.schemas.values()}
+            for p in data_dir.iterdir():
+                if p.name not in known and not p.name.startswith(".") and p.suffix in (".csv", ".toml"):
+                    raise UserError(f"unknown data file; expected some of: {', '.join(sorted(known))}",
+                                    file=str(p))
+        params_path = self._pick(data_dir, "params.toml")
+        meta, specs = parse_params(params_path)
+        files = {"params": str(params_path)}
+        variants = self.variant_names(data_dir)
+        if variant not in variants:
+            raise UserError(f"unknown variant {variant!r} of {self.name}; known variants: "
+                            + ", ".join(variants), key="variant")
+        values = {n: p.value for n, p in specs.items()}
+        if variant != "default":
+            vpath = self._pick(data_dir, f"variants/{variant}.toml")
+            files["variant"] = str(vpath)
+            try:
+                vdoc = tomllib.loads(vpath.read_text(encoding="utf-8"))
+            except tomllib.TOMLDecodeError as exc:
+                raise UserError(f"is not valid TOML: {exc}", file=str(vpath)) from None
+            bad = set(vdoc) - {"description", "params"}
+            if bad:
+                raise UserError(f"unknown key(s) {sorted(bad)}; expected description and [params]",
+                                file=str(vpath), key=sorted(bad)[0])
+            for name, value in vdoc.get("params", {}).items():
+                if name not in specs:
+                    raise UserError("unknown parameter in variant", file=str(vpath), key=name)
+                values[name] = _check_value(specs[name], value, {"file": str(vpath)})
+        if isinstance(overrides, list):
+            overrides = dict(parse_override(specs, o) for o in overrides)
+        overrides = dict(overrides or {})
+        for name, value in overrides.items():
+            if name not in specs:
+                raise UserError(f"unknown parameter; known parameters: {', '.join(sorted(specs))}",
+                                key=name)
+            values[name] = _check_value(specs[name], value, {})
+        resolved = {n: Param(**{**p.__dict__, "value": values[n]}) for n, p in specs.items()}
+        tables = {}
+        for tname, schema in self.schemas.items():
+            path = self._pick(data_dir, schema.file)
+            files[tname] = str(path)
+            tables[tname] = read_table(path, schema)
+        content = {"game": self.name, "variant": variant, "params": values, "tables": tables}
+        digest = hashlib.sha256(json.dumps(_canonical(content), sort_keys=True,
+                                           default=str).encode()).hexdigest()[:16]
+        rs = Ruleset(game=self.name, variant=variant, params=MappingProxyType(values),
+                     specs=MappingProxyType(resolved), tables=MappingProxyType(tables),
+                     files=MappingProxyType(files), hash=digest, variants=tuple(variants),
+                     overrides=MappingProxyType(overrides))
+        if self.validate is not None:
+            self.validate(rs)
+        return rs

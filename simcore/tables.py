@@ -1,0 +1,124 @@
+"""Card tables: CSV files checked against a per-game column schema.
+
+Every row keeps its 1-based CSV line number so an error can say exactly where it is.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import UserError
+
+SOURCES = ("rulebook", "inferred", "default")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a card table: its type and the values it may take."""
+
+    name: str
+    kind: type = str                 # int, str or bool
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] | None = None
+    required: bool = True            # False: may be absent from the file (then `default`)
+    default: Any = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """The columns of one CSV table, in order; `source` is always required."""
+
+    file: str
+    columns: tuple[Column, ...]
+    doc: str = ""
+    key: str = "name"                # column whose values name a row (for errors, lookups)
+
+    def names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+_TRUE = {"1", "true", "yes", "y"}
+_FALSE = {"0", "false", "no", "n", ""}
+
+
+def _parse(col: Column, raw: str, file: str, row: int) -> Any:
+    raw = raw.strip()
+    if col.kind is int:
+        if raw == "" and not col.required:
+            return col.default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise UserError(f"column '{col.name}' must be a whole number, got {raw!r}",
+                            file=file, row=row) from None
+        if col.min is not None and value < col.min:
+            raise UserError(f"column '{col.name}' must be >= {col.min}, got {value}",
+                            file=file, row=row)
+        if col.max is not None and value > col.max:
+            raise UserError(f"column '{col.name}' must be <= {col.max}, got {value}",
+                            file=file, row=row)
+        return value
+    if col.kind is bool:
+        low = raw.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise UserError(f"column '{col.name}' must be 0/1 (or true/false), got {raw!r}",
+                        file=file, row=row)
+    if raw == "" and col.default is not None:
+        return col.default
+    if col.choices is not None and raw not in col.choices:
+        raise UserError(f"column '{col.name}' has unknown value {raw!r}; expected one of: "
+                        + ", ".join(col.choices), file=file, row=row)
+    if col.required and raw == "" and col.choices is None and col.name != "text":
+        raise UserError(f"column '{col.name}' must not be empty", file=file, row=row)
+    return raw
+
+
+def read_table(path: Path, schema: TableSchema) -> tuple[dict, ...]:
+    """Read and check one CSV table; rows are dicts with typed values and a `_row` number."""
+    file = str(path)
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            known = set(schema.names())
+            for name in header:
+                if name not in known:
+                    raise UserError(f"unknown column '{name}'; expected columns: "
+                                    + ", ".join(schema.names()), file=file, row=1)
+            for col in schema.columns:
+                if col.required and col.name not in header:
+                    raise UserError(f"missing column '{col.name}' ({col.doc or col.kind.__name__})",
+                                    file=file, row=1)
+            rows = []
+            for line_no, raw_row in enumerate(reader, start=2):
+                if None in raw_row:
+                    raise UserError("more fields than the header has columns", file=file, row=line_no)
+                row: dict[str, Any] = {"_row": line_no}
+                for col in schema.columns:
+                    raw = raw_row.get(col.name)
+                    if raw is None:
+                        row[col.name] = col.default
+                        continue
+                    row[col.name] = _parse(col, raw, file, line_no)
+                rows.append(row)
+    except FileNotFoundError:
+        raise UserError(f"missing table file (expected {schema.file})", file=file) from None
+    except UnicodeDecodeError:
+        raise UserError("is not UTF-8 text", file=file) from None
+    except csv.Error as exc:
+        raise UserError(f"is not valid CSV: {exc}", file=file) from None
+    if not rows:
+        raise UserError("has no rows", file=file)
+    return tuple(rows)
+
+
+def source_column() -> Column:
+    return Column("source", str, choices=SOURCES,
+                  doc="where the fact comes from: rulebook, inferred or default")
