@@ -1,0 +1,152 @@
+"""Game states as JSON-friendly dicts (cards by name), shared by both engines' scenarios.
+
+`resolve(rs, comps, state)` turns names into uids with one fixed rule, so both engines
+give a named card the same uid (shuffles are keyed by uid): a card named in a seat's piles
+takes the first unused uid of that name among the seat animal's starting cards, then among
+the Evolution cards; any other card named (market, common piles) takes the first unused
+Evolution uid of that name, then any unused starting uid of that name. Events and Pressure
+tokens resolve the same way in their own numbering. An unknown name is a UserError.
+
+The state format (docs/games/evolversi.md, section 10) lists every field.
+"""
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import Any
+
+from ...errors import UserError
+from ...ruleset import Ruleset
+from .components import Components
+
+PHASES = ("play", "order", "actions", "market")
+SEAT_PILES = ("deck", "discard", "hand", "above", "below")
+COMMON_PILES = ("evolution_deck", "evolution_discard")
+
+
+def card_name(rs: Ruleset, comps: Components, uid: int) -> str:
+    return rs.tables["cards"][comps.card_row[uid]]["name"]
+
+
+def event_name(rs: Ruleset, comps: Components, uid: int) -> str:
+    return rs.tables["events"][comps.event_row[uid]]["name"]
+
+
+class _Pool:
+    def __init__(self, rs, comps):
+        self.rs, self.comps = rs, comps
+        self.used: set[int] = set()
+        self.used_events: set[int] = set()
+
+    def _take(self, uids, name):
+        for uid in uids:
+            if uid not in self.used and card_name(self.rs, self.comps, uid) == name:
+                self.used.add(uid)
+                return uid
+        return None
+
+    def card(self, name: str, animal: int | None, where: str) -> int:
+        order = []
+        if animal is not None:
+            order.append(self.comps.starting[animal])
+        order.append(self.comps.evolution)
+        order.extend(s for i, s in enumerate(self.comps.starting) if i != animal)
+        for uids in order:
+            uid = self._take(uids, name)
+            if uid is not None:
+                return uid
+        raise UserError(f"no unused card named {name!r} is in play (check its name, copies, module "
+                        "and min_players)", key=where)
+
+    def event(self, name: str, where: str) -> int:
+        for uid in range(len(self.comps.event_row)):
+            if uid not in self.used_events and event_name(self.rs, self.comps, uid) == name:
+                self.used_events.add(uid)
+                return uid
+        raise UserError(f"no unused Event named {name!r} is in play", key=where)
+
+
+def _require(state: dict, key: str, kind, where: str = "state"):
+    if key not in state:
+        raise UserError("missing field", key=f"{where}.{key}")
+    value = state[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise UserError(f"must be a whole number, got {value!r}", key=f"{where}.{key}")
+    if kind is list and not isinstance(value, list):
+        raise UserError(f"must be a list, got {value!r}", key=f"{where}.{key}")
+    return value
+
+
+def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
+    """A copy of `state` with every card, Event and Pressure token replaced by its uid,
+    and animals by their index. Fields not given take the setup defaults."""
+    s = deepcopy(state)
+    animals = [a["name"] for a in rs.tables["animals"]]
+    pool = _Pool(rs, comps)
+    seats = _require(s, "seats", list)
+    if len(seats) != comps.players:
+        raise UserError(f"has {len(seats)} seats; players = {comps.players}", key="state.seats")
+    for i, seat in enumerate(seats):
+        where = f"state.seats[{i}]"
+        name = _require(seat, "animal", str, where)
+        if name not in animals:
+            raise UserError(f"unknown animal {name!r}; animals: {', '.join(animals)}", key=f"{where}.animal")
+        seat["animal"] = animals.index(name)
+        for pile in SEAT_PILES:
+            seat[pile] = [pool.card(n, seat["animal"], f"{where}.{pile}") for n in seat.get(pile, [])]
+        seat.setdefault("position", rs["start_position"])
+        seat.setdefault("fury", 0)
+        seat.setdefault("tokens", 0)
+        seat.setdefault("revealed", False)
+        seat.setdefault("shuffles", 0)
+        seat["bought"] = dict(seat.get("bought", {}))
+    s["market"] = [None if n is None else pool.card(n, None, "state.market")
+                   for n in s.get("market", [])]
+    s["market"] += [None] * (rs["market_spaces"] - len(s["market"]))
+    for pile in COMMON_PILES:
+        s[pile] = [pool.card(n, None, f"state.{pile}") for n in s.get(pile, [])]
+    s["event_deck"] = [pool.event(n, "state.event_deck") for n in s.get("event_deck", [])]
+    s["event_discard"] = [pool.event(n, "state.event_discard") for n in s.get("event_discard", [])]
+    kinds = list(comps.pressure_kind)
+    free = list(range(len(kinds)))
+    pressure = []
+    for j, t in enumerate(s.get("pressure", [])):
+        kind = t.get("token")
+        match = [u for u in free if kinds[u] == kind]
+        if not match:
+            raise UserError(f"no unused Pressure token of kind {kind!r}", key=f"state.pressure[{j}]")
+        free.remove(match[0])
+        pressure.append({"space": t["space"], "token": match[0], "revealed": bool(t.get("revealed", False))})
+    s["pressure"] = pressure
+    s.setdefault("round", 1)
+    s.setdefault("phase", "play")
+    if s["phase"] not in PHASES:
+        raise UserError(f"must be one of {list(PHASES)}", key="state.phase")
+    s.setdefault("turn", 0)
+    s.setdefault("order", list(range(comps.players)))
+    s.setdefault("fourth_card", False)
+    s.setdefault("fourth_round", 0)
+    s.setdefault("totem", 0)
+    s.setdefault("shuffles", {"evolution": 0, "events": 0})
+    in_hands = sum(seat.get("tokens", 0) for seat in seats)
+    s.setdefault("supply", max(0, rs["token_supply"] - in_hands))
+    s.setdefault("ended", False)
+    s.setdefault("end_reason", None)
+    s.setdefault("winners", [])
+    return s
+
+
+def to_names(rs: Ruleset, comps: Components, s: dict) -> dict[str, Any]:
+    """The inverse of resolve: uids back to names (for printing and comparing states)."""
+    out = deepcopy(s)
+    out["market"] = [None if u is None else card_name(rs, comps, u) for u in s["market"]]
+    for pile in COMMON_PILES:
+        out[pile] = [card_name(rs, comps, u) for u in s[pile]]
+    out["event_deck"] = [event_name(rs, comps, u) for u in s["event_deck"]]
+    out["event_discard"] = [event_name(rs, comps, u) for u in s["event_discard"]]
+    out["pressure"] = [{"space": t["space"], "token": comps.pressure_kind[t["token"]], "revealed": t["revealed"]}
+                       for t in s["pressure"]]
+    for seat, src in zip(out["seats"], s["seats"]):
+        seat["animal"] = rs.tables["animals"][src["animal"]]["name"]
+        for pile in SEAT_PILES:
+            seat[pile] = [card_name(rs, comps, u) for u in src[pile]]
+    return out
