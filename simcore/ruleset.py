@@ -67,9 +67,22 @@ class Ruleset:
     def table(self, name: str) -> tuple:
         return self.tables[name]
 
+    def __reduce__(self):
+        # Mapping proxies do not pickle; rebuild them (worker processes receive rulesets).
+        return (_rebuild, (self.game, self.variant, dict(self.params), dict(self.specs),
+                           dict(self.tables), dict(self.files), self.hash, self.variants,
+                           dict(self.overrides)))
+
     def defaults_used(self) -> list[str]:
         """Names of parameters whose value is our own `default`, not a rulebook fact."""
         return [n for n, p in self.specs.items() if p.source == "default"]
+
+
+def _rebuild(game, variant, params, specs, tables, files, digest, variants, overrides) -> Ruleset:
+    return Ruleset(game=game, variant=variant, params=MappingProxyType(params),
+                   specs=MappingProxyType(specs), tables=MappingProxyType(tables),
+                   files=MappingProxyType(files), hash=digest, variants=variants,
+                   overrides=MappingProxyType(overrides))
 
 
 def _check_value(p: Param, value: Any, where: dict) -> Any:
@@ -195,8 +208,15 @@ class GameData:
         return self.data_dir / rel
 
     def load(self, variant: str = "default", data_dir: str | Path | None = None,
-             overrides: Mapping[str, Any] | list[str] | None = None) -> Ruleset:
-        """Load, overlay and check a ruleset. Raises UserError for any bad input."""
+             overrides: Mapping[str, Any] | list[str] | None = None,
+             edits: list[Mapping[str, Any]] | None = None) -> Ruleset:
+        """Load, overlay and check a ruleset. Raises UserError for any bad input.
+
+        `edits` change card tables without a new data folder, each
+        {"table": NAME, "where": {column: value, ...}, "set": {column: value, ...}}:
+        every row matching all `where` values gets the `set` values (checked against the
+        table's schema). An edit that matches no row is an error (a misspelt card name).
+        """
         if data_dir is not None:
             data_dir = Path(data_dir)
             if not data_dir.is_dir():
@@ -243,6 +263,8 @@ class GameData:
             path = self._pick(data_dir, schema.file)
             files[tname] = str(path)
             tables[tname] = read_table(path, schema)
+        for i, edit in enumerate(edits or []):
+            tables = apply_edit(tables, self.schemas, edit, f"edits[{i}]")
         content = {"game": self.name, "variant": variant, "params": values, "tables": tables}
         digest = hashlib.sha256(json.dumps(_canonical(content), sort_keys=True,
                                            default=str).encode()).hexdigest()[:16]
@@ -253,3 +275,36 @@ class GameData:
         if self.validate is not None:
             self.validate(rs)
         return rs
+
+
+def apply_edit(tables: dict, schemas: Mapping[str, TableSchema], edit: Mapping[str, Any], where: str) -> dict:
+    """Apply one table edit (see GameData.load); return the new tables dict."""
+    from .tables import _parse
+    bad = set(edit) - {"table", "where", "set"}
+    if bad:
+        raise UserError(f"unknown field(s) {sorted(bad)}; an edit has table, where and set", key=where)
+    tname = edit.get("table")
+    if tname not in schemas:
+        raise UserError(f"unknown table {tname!r}; tables: {', '.join(schemas)}", key=f"{where}.table")
+    schema = schemas[tname]
+    cols = {c.name: c for c in schema.columns}
+    match = dict(edit.get("where", {}))
+    changes = dict(edit.get("set", {}))
+    if not changes:
+        raise UserError("an edit needs a non-empty `set`", key=f"{where}.set")
+    for col in list(match) + list(changes):
+        if col not in cols:
+            raise UserError(f"unknown column {col!r} of {schema.file}; columns: {', '.join(cols)}",
+                            key=where)
+    typed = {c: _parse(cols[c], str(int(v) if isinstance(v, bool) else v), schema.file, 0)
+             for c, v in changes.items()}
+    rows, hit = [], 0
+    for row in tables[tname]:
+        if all(str(row[c]).lower() == str(v).lower() if not isinstance(row[c], bool) else row[c] == bool(v)
+               for c, v in match.items()):
+            row = {**row, **typed}
+            hit += 1
+        rows.append(row)
+    if hit == 0:
+        raise UserError(f"no row of {schema.file} matches {match}", key=f"{where}.where")
+    return {**tables, tname: tuple(rows)}

@@ -1,0 +1,610 @@
+"""Evolution, one game at a time, in plain Python: the oracle for the batch engine.
+
+Written straight from the rules (rulebook + RULES-NOTES.md + the cs4500 README); every
+rule number comes from `Rules`. Draws come from simcore.rng with the addresses in
+`addresses.py`, in the same order as the batch engine, so both play identical games.
+
+State: `Game` holds `Player`s, each with an ordered list of `Species` (index 0 = leftmost;
+"the species to its right" is index + 1). Cards are ids into `Cards` (see ruleset.py).
+Food tokens outside the Food Bank are counted in `bank_out`, so
+wh + food + fat + bags == bank_out always holds.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from simcore import rng
+
+from . import addresses as A
+from .ruleset import Cards, Rules
+from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TISSUE, FERTILE,
+                     FORAGING, HARD_SHELL, HERDING, HORNS, INTELLIGENCE, LONG_NECK, NEGATABLE,
+                     PACK_HUNTING, SCAVENGER, SYMBIOSIS, TRAITS, WARNING_CALL)
+
+WATERING_HOLE = "watering_hole"
+BANK = "bank"
+
+
+@dataclass
+class Species:
+    """One species board."""
+
+    food: int = 0
+    body: int = 0
+    pop: int = 1
+    traits: list = field(default_factory=list)   # card ids, in play order
+    fat: int = 0                                   # food stored on Fat Tissue
+
+
+@dataclass
+class Player:
+    pid: int
+    species: list = field(default_factory=list)   # Species, left to right
+    bag: int = 0
+    hand: list = field(default_factory=list)      # card ids
+
+
+@dataclass
+class Game:
+    rules: Rules
+    cards: Cards
+    players: list
+    wh: int = 0                                    # plant food on the Watering Hole
+    deck: list = field(default_factory=list)      # card ids, index 0 = top
+    discard: list = field(default_factory=list)
+    bank_out: int = 0
+    first: int = 0                                 # seat of the first player
+    round: int = 0
+    final_round: int = 1 << 30                     # index of the last round to play
+    end_reason: int = -1
+    shuffles: int = 0
+    seed: int = 0
+    game_index: int = 0
+    log: list | None = None
+
+    def kind(self, card: int) -> int:
+        return int(self.cards.kind[card])
+
+    def has(self, sp: Species, trait: int) -> bool:
+        return any(self.cards.kind[c] == trait for c in sp.traits)
+
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+
+# ---------------------------------------------------------------- attack legality
+
+def attack_size(g: Game, att: Species) -> int:
+    r = g.rules
+    size = att.body
+    if g.has(att, PACK_HUNTING):
+        size += r.pack_hunting_bonus + (att.pop if r.pack_hunting_adds_population else 0)
+    return size
+
+
+def can_attack(g: Game, att: Species, dfd: Species, left, right, negate: int = -1) -> bool:
+    """May carnivore `att` attack `dfd` whose owner's neighbours are `left`/`right` (or None)?
+
+    `negate` is a defensive trait an Intelligence carnivore ignores for this attack.
+    """
+    r = g.rules
+    if att is dfd or not g.has(att, CARNIVORE):
+        return False
+
+    def d(trait):
+        return trait != negate and g.has(dfd, trait)
+
+    hard_shell = d(HARD_SHELL)
+    defender_size = dfd.body + (r.hard_shell_bonus if hard_shell else 0)
+    size_applies = r.size_rule == "always" or hard_shell
+    if size_applies and attack_size(g, att) < defender_size + r.size_margin:
+        return False
+    if d(CLIMBING) and not g.has(att, CLIMBING):
+        return False
+    if d(BURROWING) and dfd.food == dfd.pop:
+        return False
+    if d(HERDING) and (dfd.pop >= att.pop
+                       or (r.herding_needs_larger_body and dfd.body >= att.body)):
+        return False
+    warned = any(n is not None and g.has(n, WARNING_CALL) for n in (left, right))
+    if warned and negate != WARNING_CALL and not g.has(att, AMBUSH):
+        return False
+    if d(SYMBIOSIS) and right is not None and right.body > dfd.body:
+        return False
+    return True
+
+
+def neighbours(species: list, i: int):
+    return (species[i - 1] if i > 0 else None,
+            species[i + 1] if i + 1 < len(species) else None)
+
+
+def can_attack_at(g: Game, att: Species, owner: Player, i: int, negate: int = -1) -> bool:
+    left, right = neighbours(owner.species, i)
+    return can_attack(g, att, owner.species[i], left, right, negate)
+
+
+# ---------------------------------------------------------------- taking food
+
+def capacity(g: Game, sp: Species, meat: bool) -> int:
+    """How many tokens `sp` can take now (hunger, plus fat room if it stores on eating)."""
+    r = g.rules
+    if not meat and r.carnivores_refuse_plant and g.has(sp, CARNIVORE):
+        return 0
+    room = sp.pop - sp.food
+    if r.fat_stores_on_eating and g.has(sp, FAT_TISSUE):
+        room += sp.body - sp.fat
+    return room
+
+
+def _available(g: Game, source: str) -> int:
+    return g.wh if source == WATERING_HOLE else 1 << 30
+
+
+def _take(g: Game, sp: Species, n: int, source: str) -> None:
+    to_food = min(n, sp.pop - sp.food)
+    sp.food += to_food
+    sp.fat += n - to_food
+    if source == WATERING_HOLE:
+        g.wh -= n
+    else:
+        g.bank_out += n
+
+
+def feed(g: Game, player: Player, i: int, source: str, meat: bool, amount: int = 1) -> bool:
+    """Species i of `player` takes up to `amount` food from `source`, then Foraging's extra,
+    then Cooperation passes food to its right neighbour (depth first). True if it ate."""
+    r = g.rules
+    sp = player.species[i]
+    n = min(amount, capacity(g, sp, meat), _available(g, source))
+    if n <= 0:
+        return False
+    _take(g, sp, n, source)
+    if g.has(sp, FORAGING) and (r.foraging_any_food or not meat):
+        m = min(r.foraging_extra, capacity(g, sp, meat), _available(g, source))
+        if m > 0:
+            _take(g, sp, m, source)
+            n += m
+    shares = n if r.cooperation_per_token else 1
+    if g.has(sp, COOPERATION) and i + 1 < len(player.species):
+        for _ in range(shares):
+            feed(g, player, i + 1, source, meat, 1)
+    return True
+
+
+def store_fat(g: Game, player: Player, i: int) -> None:
+    """cs4500 fat-tissue choice: store as much as fits from the Watering Hole, no traits."""
+    sp = player.species[i]
+    n = min(sp.body - sp.fat, g.wh)
+    sp.fat += n
+    g.wh -= n
+
+
+# ---------------------------------------------------------------- cards and extinction
+
+def set_final_round(g: Game, final: int, reason: int) -> None:
+    if final < g.final_round:
+        g.final_round = final
+        g.end_reason = reason
+
+
+def draw(g: Game, n: int) -> list:
+    """Draw n cards from the top; an empty deck reshuffles the discards if the rules say so
+    (and makes the next round the last)."""
+    out = []
+    for _ in range(n):
+        if not g.deck and g.rules.reshuffle_discards and g.discard:
+            reshuffle(g)
+        if not g.deck:
+            break
+        out.append(g.deck.pop(0))
+    return out
+
+
+def reshuffle(g: Game) -> None:
+    g.deck = rng.shuffle_order(g.seed, g.game_index, rng.CHANCE, sorted(g.discard),
+                               A.SHUFFLE, g.shuffles)
+    g.shuffles += 1
+    g.discard = []
+    set_final_round(g, g.round + 1, A.END_RESHUFFLE)
+    g.say("discards reshuffled; next round is the last")
+
+
+def go_extinct(g: Game, player: Player, sp: Species) -> None:
+    """Remove an extinct species: traits to the discards, food back to the bank, draw cards."""
+    r = g.rules
+    idx = next(k for k, s in enumerate(player.species) if s is sp)
+    del player.species[idx]
+    g.discard.extend(sp.traits)
+    g.bank_out -= sp.food + sp.fat
+    n = r.extinction_cards_flat + r.extinction_cards_per_trait * len(sp.traits)
+    player.hand.extend(draw(g, n))
+    g.say(f"P{player.pid} species {idx} goes extinct, draws {n}")
+
+
+def lose_population(g: Game, player: Player, sp: Species) -> bool:
+    """One population lost; True if the species went extinct."""
+    sp.pop -= 1
+    if sp.food > sp.pop:
+        g.bank_out -= sp.food - sp.pop
+        sp.food = sp.pop
+    if sp.pop <= 0:
+        go_extinct(g, player, sp)
+        return True
+    return False
+
+
+# ---------------------------------------------------------------- feeding actions
+
+def index_of(player: Player, sp: Species) -> int:
+    return next(k for k, s in enumerate(player.species) if s is sp)
+
+
+def attack(g: Game, seat: int, a: int, target: int, d: int) -> None:
+    """Species a of `seat` attacks species d of seat `target` (legality checked before)."""
+    r = g.rules
+    me, owner = g.players[seat], g.players[target]
+    att, dfd = me.species[a], owner.species[d]
+    meat = dfd.body if r.attack_meat == "defender_body" else 1
+    horns = g.has(dfd, HORNS)
+    lose_population(g, owner, dfd)
+    attacker_died = horns and lose_population(g, me, att)
+    ate = (not attacker_died) and feed(g, me, index_of(me, att), r.meat_source, True, meat)
+    if ate or not r.scavenge_needs_attacker_fed:
+        feed_scavengers(g, seat)
+
+
+def feed_scavengers(g: Game, seat: int) -> None:
+    """Every Scavenger, from the attacking player clockwise, takes 1 meat."""
+    n = len(g.players)
+    for k in range(n):
+        p = g.players[(seat + k) % n]
+        for i in range(len(p.species)):
+            if i < len(p.species) and g.has(p.species[i], SCAVENGER):
+                feed(g, p, i, g.rules.meat_source, True, 1)
+
+
+def discard_for_intelligence(g: Game, player: Player) -> None:
+    card = min(player.hand)            # the rules discard the lowest card id (no choice)
+    player.hand.remove(card)
+    g.discard.append(card)
+
+
+def apply_option(g: Game, seat: int, opt: tuple) -> None:
+    """Carry out one feeding option (see `feeding_options`)."""
+    kind = opt[0]
+    p = g.players[seat]
+    if kind == "veg":
+        feed(g, p, opt[1], WATERING_HOLE, False, 1)
+    elif kind == "store":
+        store_fat(g, p, opt[1])
+    elif kind == "intel":
+        discard_for_intelligence(g, p)
+        feed(g, p, opt[1], BANK, False, g.rules.intelligence_bank_food)
+    elif kind == "attack":
+        _, a, q, d, negate = opt
+        if negate >= 0:
+            discard_for_intelligence(g, p)
+        attack(g, seat, a, q, d)
+
+
+def attack_targets(g: Game, seat: int, a: int, negate: int = -1) -> list:
+    """(target seat, species index) pairs species a of `seat` may attack, seats in absolute order."""
+    me = g.players[seat]
+    att = me.species[a]
+    out = []
+    for q, owner in enumerate(g.players):
+        if q == seat and not g.rules.attack_own_species:
+            continue
+        for d in range(len(owner.species)):
+            if can_attack_at(g, att, owner, d, negate):
+                out.append((q, d))
+    return out
+
+
+def intel_negation(g: Game, seat: int, a: int, q: int, d: int) -> int:
+    """The first negatable trait whose negation makes an otherwise illegal attack legal."""
+    owner = g.players[q]
+    att = g.players[seat].species[a]
+    for t in NEGATABLE:
+        if can_attack_at(g, att, owner, d, t):
+            return t
+    return -1
+
+
+def feeding_options(g: Game, seat: int) -> list:
+    """Every legal feeding option of `seat`, in the canonical order both engines share:
+    forgo, veg s, store s, intel s, attack (s, q, d), intelligence attack (s, q, d)."""
+    r = g.rules
+    p = g.players[seat]
+    S = len(p.species)
+    veg = [s for s in range(S) if g.wh > 0 and not g.has(p.species[s], CARNIVORE)
+           and capacity(g, p.species[s], False) > 0]
+    store = [s for s in range(S) if r.fat_store_action and g.has(p.species[s], FAT_TISSUE)
+             and p.species[s].body - p.species[s].fat > 0]
+    has_card = len(p.hand) > 0
+    intel = [s for s in range(S) if has_card and g.has(p.species[s], INTELLIGENCE)
+             and not g.has(p.species[s], CARNIVORE) and capacity(g, p.species[s], False) > 0]
+    hungry_carn = [s for s in range(S) if g.has(p.species[s], CARNIVORE)
+                   and capacity(g, p.species[s], True) > 0]
+    attacks, intel_attacks = [], []
+    for s in hungry_carn:
+        legal = set(attack_targets(g, seat, s))
+        attacks += [("attack", s, q, d, -1) for q, d in sorted(legal)]
+        if has_card and g.has(p.species[s], INTELLIGENCE):
+            for q, owner in enumerate(g.players):
+                if q == seat and not r.attack_own_species:
+                    continue
+                for d in range(len(owner.species)):
+                    if (q, d) in legal:
+                        continue
+                    t = intel_negation(g, seat, s, q, d)
+                    if t >= 0:
+                        intel_attacks.append(("attack", s, q, d, t))
+    acts = ([("veg", s) for s in veg] + [("store", s) for s in store]
+            + [("intel", s) for s in intel] + attacks + intel_attacks)
+    forgo_ok = not (r.forgo_needs_no_plant_option and veg) and \
+        not (r.carnivore_must_attack and attacks)
+    return ([("forgo",)] if forgo_ok or not acts else []) + acts
+
+
+def feeding_turn(g: Game, seat: int, bot, turn: int) -> bool:
+    """One feeding turn of `seat`. Returns False if the player is out of this feeding."""
+    opts = feeding_options(g, seat)
+    acts = [o for o in opts if o[0] != "forgo"]
+    if not acts:
+        return False
+    if g.rules.auto_feed_single_option and len(acts) == 1:
+        choice = acts[0]
+    else:
+        choice = bot.choose_feeding(g, seat, opts, turn)
+    g.say(f"P{g.players[seat].pid} feeds {choice}; wh={g.wh}")
+    if choice[0] == "forgo":
+        return False
+    apply_option(g, seat, choice)
+    return True
+
+
+def feeding(g: Game, bots) -> None:
+    """Feeding turns from the first player clockwise until nobody can (or will) feed."""
+    n = len(g.players)
+    order = deque((g.first + k) % n for k in range(n))
+    turn = 0
+    while order and (g.wh > 0 or not g.rules.feeding_stops_when_watering_hole_empty):
+        seat = order[0]
+        if feeding_turn(g, seat, bots[seat], turn):
+            order.rotate(-1)
+        else:
+            order.popleft()
+        turn += 1
+
+
+# ---------------------------------------------------------------- reveal
+
+def reveal_effects(g: Game) -> None:
+    """Reveal-time traits, each for every player from the first, in `reveal_order`."""
+    r = g.rules
+    n = len(g.players)
+    seats = [(g.first + k) % n for k in range(n)]
+    for name in r.reveal_order:
+        for seat in seats:
+            p = g.players[seat]
+            for i, sp in enumerate(p.species):
+                if name == "fertile" and g.has(sp, FERTILE):
+                    if not r.fertile_needs_plant_food or g.wh > 0:
+                        sp.pop = min(sp.pop + 1, r.max_population)
+                elif name == "long-neck" and g.has(sp, LONG_NECK):
+                    feed(g, p, i, r.long_neck_source, False, 1)
+                elif name == "fat-tissue" and g.has(sp, FAT_TISSUE):
+                    moved = min(sp.fat, sp.pop - sp.food)
+                    sp.fat -= moved
+                    sp.food += moved
+
+
+def add_food_cards(g: Game, foods: list) -> None:
+    """Food card values onto the Watering Hole (one by one or summed, never below 0)."""
+    before = g.wh
+    if g.rules.food_clamp_each_card:
+        for f in foods:
+            g.wh = max(0, g.wh + f)
+    else:
+        g.wh = max(0, g.wh + sum(foods))
+    g.bank_out += g.wh - before
+
+
+# ---------------------------------------------------------------- card play
+
+def new_species(g: Game) -> Species:
+    r = g.rules
+    return Species(food=0, body=r.new_species_body, pop=r.new_species_population)
+
+
+def play_action(g: Game, p: Player, act: tuple) -> bool:
+    """Apply one card action; an illegal one is skipped (card stays in hand). True if applied.
+
+    ("new", card, side)  side 0 = right end, 1 = left end
+    ("trait", card, species, slot)  slot -1 adds, else replaces that trait
+    ("pop", card, species) / ("body", card, species)
+    """
+    r = g.rules
+    kind, card = act[0], act[1]
+    if card not in p.hand:
+        return False
+    if kind == "new":
+        side = act[2]
+        if len(p.species) >= r.species_slots or (side == 1 and r.new_species_sides != "both"):
+            return False
+        if side == 1:
+            p.species.insert(0, new_species(g))
+        else:
+            p.species.append(new_species(g))
+    elif kind == "trait":
+        s, slot = act[2], act[3]
+        if not 0 <= s < len(p.species):
+            return False
+        sp = p.species[s]
+        others = [c for k, c in enumerate(sp.traits) if k != slot]
+        if any(g.kind(c) == g.kind(card) for c in others):
+            return False
+        if slot < 0:
+            if len(sp.traits) >= r.max_traits:
+                return False
+            sp.traits.append(card)
+        else:
+            if slot >= len(sp.traits):
+                return False
+            old = sp.traits[slot]
+            sp.traits[slot] = card
+            g.discard.append(old)
+            if g.kind(old) == FAT_TISSUE and g.kind(card) != FAT_TISSUE:
+                g.bank_out -= sp.fat
+                sp.fat = 0
+        p.hand.remove(card)
+        return True
+    elif kind in ("pop", "body"):
+        s = act[2]
+        if not 0 <= s < len(p.species):
+            return False
+        sp = p.species[s]
+        if kind == "pop":
+            sp.pop = min(sp.pop + 1, r.max_population)
+        else:
+            sp.body = min(sp.body + 1, r.max_body)
+    else:
+        return False
+    p.hand.remove(card)
+    g.discard.append(card)
+    return True
+
+
+# ---------------------------------------------------------------- end of feeding
+
+def end_feeding(g: Game) -> None:
+    """Population drops to food eaten; food to bags; extinct species leave (cards drawn)."""
+    n = len(g.players)
+    for k in range(n):
+        p = g.players[(g.first + k) % n]
+        dead = []
+        for sp in p.species:
+            sp.pop = sp.food
+            p.bag += sp.food
+            sp.food = 0
+            if sp.pop == 0:
+                dead.append(sp)
+        for sp in dead:
+            go_extinct(g, p, sp)
+
+
+# ---------------------------------------------------------------- whole game
+
+def deal_need(g: Game, p: Player) -> int:
+    r = g.rules
+    n_species = max(len(p.species), 1 if r.free_species_when_none else 0)
+    return r.hand_deal_base + r.hand_deal_per_species * n_species
+
+
+def deal(g: Game) -> bool:
+    """Free species + deal. False if the game ends before this round (cs4500 rule)."""
+    r = g.rules
+    n = len(g.players)
+    seats = [(g.first + k) % n for k in range(n)]
+    if r.deal_end_rule == "stop_unless_deck_exceeds_need":
+        if len(g.deck) <= sum(deal_need(g, g.players[s]) for s in seats):
+            g.end_reason = A.END_DECK_SHORT
+            return False
+    for s in seats:
+        p = g.players[s]
+        if not p.species and r.free_species_when_none:
+            p.species.append(new_species(g))
+        need = deal_need(g, p)
+        p.hand.extend(g.deck[:need])
+        del g.deck[:need]
+    if not g.deck:                   # the deck ran out while dealing: the last round
+        set_final_round(g, g.round, A.END_DECK_EMPTY)
+    for p in g.players:
+        p.hand.sort()
+    return True
+
+
+def play_round(g: Game, bots) -> bool:
+    """One round. False if the game ended before it could be played."""
+    n = len(g.players)
+    if not deal(g):
+        return False
+    seats = [(g.first + k) % n for k in range(n)]
+    g.say(f"round {g.round}: first player P{g.players[g.first].pid}, deck {len(g.deck)}")
+    food_cards = []
+    for s in seats:
+        p = g.players[s]
+        card = bots[s].choose_food_card(g, s) if p.hand else None
+        if card is not None:
+            p.hand.remove(card)
+            food_cards.append(card)
+    for s in seats:
+        for act in bots[s].play_cards(g, s):
+            play_action(g, g.players[s], act)
+        g.players[s].hand.sort()
+    add_food_cards(g, [int(g.cards.food[c]) for c in food_cards])
+    g.discard.extend(food_cards)
+    g.say(f"food cards {[int(g.cards.food[c]) for c in food_cards]} -> wh={g.wh}")
+    reveal_effects(g)
+    feeding(g, bots)
+    end_feeding(g)
+    for p in g.players:
+        p.hand.sort()
+    if g.rules.first_player_rotates:
+        g.first = (g.first + 1) % n
+    g.round += 1
+    return True
+
+
+def new_game(rules: Rules, cards: Cards, players: int, seed: int, game_index: int,
+             log=None) -> Game:
+    """Setup: shuffled deck, empty boards (the free species comes with the first deal)."""
+    g = Game(rules=rules, cards=cards, players=[Player(pid=k + 1) for k in range(players)],
+             seed=seed, game_index=game_index, log=log)
+    g.deck = rng.shuffle_order(seed, game_index, rng.CHANCE, range(cards.n), A.SHUFFLE, 0)
+    g.shuffles = 1
+    if rules.first_player_random:
+        g.first = rng.randint(seed, game_index, rng.CHANCE, players, A.FIRST_PLAYER)
+    return g
+
+
+def score(g: Game) -> list:
+    """Food in the bag + population and trait cards of surviving species."""
+    return [p.bag + sum(sp.pop + len(sp.traits) for sp in p.species) for p in g.players]
+
+
+def winners(g: Game) -> list:
+    sc = score(g)
+    best = max(sc)
+    win = [s == best for s in sc]
+    if g.rules.tie_break == "most_traits" and sum(win) > 1:
+        traits = [sum(len(sp.traits) for sp in p.species) if w else -1
+                  for p, w in zip(g.players, win)]
+        win = [t == max(traits) for t in traits]
+    return win
+
+
+def play_one(rules: Rules, cards: Cards, players: int, bots, seed: int, game_index: int,
+             log=None) -> dict:
+    """Play one whole game; returns score, winner, rounds, end_reason (and fills `log`)."""
+    g = new_game(rules, cards, players, seed, game_index, log)
+    while True:
+        if not play_round(g, bots):
+            break
+        if g.round > g.final_round:
+            break
+        if g.round >= rules.max_rounds:
+            g.end_reason = A.END_MAX_ROUNDS
+            break
+    g.say(f"end: reason {g.end_reason}, scores {score(g)}")
+    return {"score": score(g), "winner": winners(g), "rounds": g.round,
+            "end_reason": g.end_reason, "game": g}
+
+
+def describe(g: Game, sp: Species) -> str:
+    names = ",".join(TRAITS[g.kind(c)] for c in sp.traits)
+    return f"[f{sp.food} b{sp.body} p{sp.pop} {names}{' fat' + str(sp.fat) if sp.fat else ''}]"

@@ -1,0 +1,70 @@
+"""What the runner and the command line need to know about Evolversi, in one place."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import UserError
+from ...ruleset import Ruleset
+from .schema import GAME_DATA
+
+
+class EvolversiGame:
+    name = "evolversi"
+    data = GAME_DATA
+    bots = ("random", "greedy")
+    default_bot = "greedy"
+    faction_label = "animal"           # what a seat plays as
+    score_label = "track position"     # the per-seat score column
+    entity_kind = "card"               # what the per-seat tallies count
+    end_reasons = ("track", "stalled")
+
+    def factions(self, rs: Ruleset) -> list[str]:
+        return [a["name"] for a in rs.tables["animals"]]
+
+    def entities(self, rs: Ruleset) -> list[str]:
+        """Names of the entities tallied (card designs, in cards.csv row order)."""
+        return [c["name"] for c in rs.tables["cards"]]
+
+    def player_range(self, rs: Ruleset) -> tuple[int, int]:
+        return rs["players_min"], rs["players_max"]
+
+    def resolve_factions(self, rs: Ruleset, animals) -> list | None:
+        """--animals a,b,... (names or 'random') -> per-seat names or None for random."""
+        if animals is None:
+            return None
+        known = self.factions(rs)
+        out = []
+        for i, a in enumerate(animals):
+            if a in (None, "", "random"):
+                out.append(None)
+            elif a not in known:
+                raise UserError(f"unknown animal {a!r} for seat {i}; animals: {', '.join(known)}, or random",
+                                key="animals")
+            else:
+                out.append(a)
+        return out
+
+    def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
+        """Play games on the batch engine; return the common outcome arrays."""
+        from .rules import play_batch
+        out = play_batch(rs, players, bots, seed, np.asarray(games, dtype=np.int64), animals=factions)
+        return {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
+                "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
+                "extra": {"fourth_round": out["fourth_round"]}}
+
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
+        from .reference import play_one
+        out = play_one(rs, players, bots, seed, game, animals=factions, log=log)
+        return {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
+                "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
+                "extra": {"fourth_round": out["fourth_round"]}}
+
+    def run_state(self, engine: str, rs, state, bots, seed, game, until, choices=None, log=None):
+        if engine == "batch":
+            from .rules import run_state
+            return run_state(rs, state, bots, seed, game, until, choices=choices)
+        from .reference import run_state
+        return run_state(rs, state, bots, seed, game, until, choices=choices, log=log)
+
+
+GAME = EvolversiGame()

@@ -1,0 +1,212 @@
+"""The runner: play any number of games of one ruleset in chunks, in parallel.
+
+Game k of seed s is the same game in any chunk and on any worker (simcore.rng), so the
+chunking, batch size, worker count and backend never change a result. Chunks stream: a
+billion-game request never holds more than a few chunks in memory.
+
+    simulate(ruleset, bots, players, games, seed, jobs, batch_size) -> Results(games, tallies)
+
+`games` is a polars DataFrame with one row per game:
+    ruleset, ruleset_hash, variant, seed, game, players, rounds, end_reason,
+    s{i}_bot, s{i}_faction, s{i}_score, s{i}_win, s{i}_share   for each seat i
+(`faction` is the game's faction, e.g. the animal; `score` its per-seat score, e.g. the
+final track position; `win` the winner flag; `share` = 1 / number of winners for a winner,
+so shared wins are shared). `tallies` has one row per (seat, entity) acquired at least once
+in a chunk: entity_kind, entity, seat, games (games in which the seat acquired it),
+count (copies acquired), wins (win shares of the seat in those games); summed over chunks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+import polars as pl
+
+from .errors import UserError
+from .games import get_game
+from .ruleset import Ruleset
+
+DEFAULT_BATCH = 20_000
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that fixes which games are played (not how they are computed)."""
+
+    ruleset: Ruleset
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    factions: tuple | None = None     # per seat: a faction name or None (random)
+
+
+@dataclass
+class Results:
+    games: pl.DataFrame
+    tallies: pl.DataFrame
+
+
+def check_spec(ruleset: Ruleset, bots: Sequence[str] | str | None, players: int,
+               factions=None, seed: int = 0) -> RunSpec:
+    """Validate players, bots and factions; return a RunSpec (UserError on bad input)."""
+    game = get_game(ruleset.game)
+    lo, hi = game.player_range(ruleset)
+    if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
+        raise UserError(f"player count must be between {lo} and {hi} for {ruleset.game}, got {players}",
+                        key="players")
+    if bots is None:
+        bots = [game.default_bot]
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",")]
+    bots = list(bots)
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        raise UserError(f"give one bot for every seat or one for all; got {len(bots)} for {players} players",
+                        key="bots")
+    for b in bots:
+        if b not in game.bots:
+            raise UserError(f"unknown bot {b!r}; bots for {ruleset.game}: {', '.join(game.bots)}", key="bots")
+    if factions is not None:
+        factions = list(factions)
+        if len(factions) == 1 and players > 1 and factions[0] in (None, "random"):
+            factions = factions * players
+        if len(factions) != players:
+            raise UserError(f"give one {game.faction_label} per seat ({players}), or 'random'",
+                            key=game.faction_label + "s")
+        factions = game.resolve_factions(ruleset, factions)
+        named = [f for f in factions if f is not None]
+        if len(set(named)) != len(named):
+            raise UserError(f"each {game.faction_label} can be chosen only once", key=game.faction_label + "s")
+        if all(f is None for f in factions):
+            factions = None
+    if not isinstance(seed, int) or seed < 0:
+        raise UserError(f"seed must be a non-negative whole number, got {seed!r}", key="seed")
+    return RunSpec(ruleset, players, tuple(bots), seed, None if factions is None else tuple(factions))
+
+
+def chunk_bounds(start: int, stop: int, batch_size: int) -> list[tuple[int, int]]:
+    if batch_size < 1:
+        raise UserError(f"batch size must be at least 1, got {batch_size}", key="batch_size")
+    return [(a, min(a + batch_size, stop)) for a in range(start, stop, batch_size)]
+
+
+def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Play games [start, stop) on the batch engine; return (games rows, tallies rows)."""
+    game = get_game(spec.ruleset.game)
+    idx = np.arange(start, stop, dtype=np.int64)
+    out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
+                          None if spec.factions is None else list(spec.factions))
+    return games_frame(spec, idx, out), tallies_frame(spec, out)
+
+
+def games_frame(spec: RunSpec, idx: np.ndarray, out: dict) -> pl.DataFrame:
+    game = get_game(spec.ruleset.game)
+    rs = spec.ruleset
+    n = len(idx)
+    winner = np.asarray(out["winner"], dtype=bool)
+    n_win = winner.sum(axis=1)
+    share = np.where(winner, 1.0 / np.maximum(n_win, 1)[:, None], 0.0).astype(np.float32)
+    factions = game.factions(rs)
+    reasons = list(game.end_reasons)
+    cols = {
+        "ruleset": pl.Series([rs.game] * n, dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical),
+        "ruleset_hash": pl.Series([rs.hash] * n, dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical),
+        "variant": pl.Series([rs.variant] * n, dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical),
+        "seed": pl.Series(np.full(n, spec.seed, dtype=np.int64)),
+        "game": pl.Series(idx),
+        "players": pl.Series(np.full(n, spec.players, dtype=np.int8)),
+        "rounds": pl.Series(np.asarray(out["rounds"], dtype=np.int16)),
+        "end_reason": pl.Series(np.asarray(reasons, dtype=object)[np.asarray(out["end_reason"], dtype=np.int64)]
+                                .tolist(), dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical),
+    }
+    fac = np.asarray(out["faction"], dtype=np.int64)
+    score = np.asarray(out["score"])
+    for s in range(spec.players):
+        cols[f"s{s}_bot"] = pl.Series([spec.bots[s]] * n, dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical)
+        cols[f"s{s}_faction"] = pl.Series(np.asarray(factions, dtype=object)[fac[:, s]].tolist(),
+                                          dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical)
+        cols[f"s{s}_score"] = pl.Series(score[:, s].astype(np.int16))
+        cols[f"s{s}_win"] = pl.Series(winner[:, s])
+        cols[f"s{s}_share"] = pl.Series(share[:, s])
+    for name, arr in out.get("extra", {}).items():
+        cols[name] = pl.Series(np.asarray(arr))
+    return pl.DataFrame(cols)
+
+
+def tallies_frame(spec: RunSpec, out: dict) -> pl.DataFrame:
+    """Per (seat, entity): games acquired, copies acquired, win shares in those games."""
+    game = get_game(spec.ruleset.game)
+    names = game.entities(spec.ruleset)
+    acquired = np.asarray(out["acquired"])                  # (B, P, E)
+    winner = np.asarray(out["winner"], dtype=bool)
+    n_win = np.maximum(winner.sum(axis=1), 1)
+    share = np.where(winner, 1.0 / n_win[:, None], 0.0)     # (B, P)
+    has = acquired > 0
+    games_with = has.sum(axis=0)                             # (P, E)
+    count = acquired.sum(axis=0, dtype=np.int64)
+    wins = (has * share[:, :, None]).sum(axis=0)
+    seat, ent = np.nonzero(games_with)
+    return pl.DataFrame({
+        "entity_kind": pl.Series([game.entity_kind] * len(seat), dtype=pl.Utf8),
+        "entity": pl.Series([names[e] for e in ent], dtype=pl.Utf8),
+        "entity_id": pl.Series(ent.astype(np.int32)),
+        "seat": pl.Series(seat.astype(np.int8)),
+        "games": pl.Series(games_with[seat, ent].astype(np.int64)),
+        "count": pl.Series(count[seat, ent].astype(np.int64)),
+        "wins": pl.Series(wins[seat, ent].astype(np.float64)),
+    }, schema={"entity_kind": pl.Utf8, "entity": pl.Utf8, "entity_id": pl.Int32, "seat": pl.Int8,
+               "games": pl.Int64, "count": pl.Int64, "wins": pl.Float64})
+
+
+def sum_tallies(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    frames = [f for f in frames if f.height]
+    if not frames:
+        return pl.DataFrame(
+            schema={"entity_kind": pl.Utf8, "entity": pl.Utf8, "entity_id": pl.Int32, "seat": pl.Int8,
+                    "games": pl.Int64, "count": pl.Int64, "wins": pl.Float64})
+    return (pl.concat(frames).group_by(["entity_kind", "entity", "entity_id", "seat"], maintain_order=True)
+            .agg(pl.col("games").sum(), pl.col("count").sum(), pl.col("wins").sum())
+            .sort(["seat", "entity_id"]))
+
+
+def iter_chunks(spec: RunSpec, games: int, batch_size: int = DEFAULT_BATCH, jobs: int = 1,
+                start: int = 0, backend: str = "loky") -> Iterator[tuple[int, int, pl.DataFrame, pl.DataFrame]]:
+    """Yield (start, stop, games rows, tallies rows) chunk by chunk, in game order.
+
+    With jobs > 1 the chunks run in worker processes (joblib); results come back in order
+    and are yielded as they arrive, so memory holds only the chunks in flight.
+    """
+    if not isinstance(games, int) or games < 0:
+        raise UserError(f"games must be a non-negative whole number, got {games!r}", key="games")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise UserError(f"jobs must be at least 1, got {jobs!r}", key="jobs")
+    bounds = chunk_bounds(start, start + games, batch_size)
+    if jobs == 1 or len(bounds) == 1:
+        for a, b in bounds:
+            g, t = run_chunk(spec, a, b)
+            yield a, b, g, t
+        return
+    from joblib import Parallel, delayed
+    with Parallel(n_jobs=jobs, backend=backend, return_as="generator") as par:
+        results = par(delayed(run_chunk)(spec, a, b) for a, b in bounds)
+        for (a, b), (g, t) in zip(bounds, results):
+            yield a, b, g, t
+
+
+def simulate(ruleset: Ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0,
+             jobs: int = 1, batch_size: int = DEFAULT_BATCH, factions=None) -> Results:
+    """Play `games` games (indices 0..games-1 of `seed`) and return all rows.
+
+    Use iter_chunks to stream very large runs instead of holding every row.
+    """
+    spec = check_spec(ruleset, bots, players, factions, seed)
+    g_frames, t_frames = [], []
+    for _, _, g, t in iter_chunks(spec, games, batch_size, jobs):
+        g_frames.append(g)
+        t_frames.append(t)
+    games_df = pl.concat(g_frames) if g_frames else games_frame(spec, np.zeros(0, np.int64), {
+        "winner": np.zeros((0, players), bool), "faction": np.zeros((0, players), np.int64),
+        "score": np.zeros((0, players)), "rounds": np.zeros(0), "end_reason": np.zeros(0, np.int64)})
+    return Results(games_df, sum_tallies(t_frames))
