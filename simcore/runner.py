@@ -75,7 +75,7 @@ def check_spec(ruleset: Ruleset, bots: Sequence[str] | str | None, players: int,
         if len(factions) != players:
             raise UserError(f"give one {game.faction_label} per seat ({players}), or 'random'",
                             key=game.faction_label + "s")
-        factions = game.resolve_factions(ruleset, factions)
+        factions = game.resolve_factions(ruleset, factions, players)
         named = [f for f in factions if f is not None]
         if len(set(named)) != len(named):
             raise UserError(f"each {game.faction_label} can be chosen only once", key=game.faction_label + "s")

@@ -220,7 +220,7 @@ def go_extinct(g: Game, player: Player, sp: Species) -> None:
     g.discard.extend(sp.traits)
     g.bank_out -= sp.food + sp.fat
     n = r.extinction_cards_flat + r.extinction_cards_per_trait * len(sp.traits)
-    player.hand.extend(draw(g, n))
+    player.hand[:0] = draw(g, n)      # drawn cards go in front (the cs4500 cases' order)
     g.say(f"P{player.pid} species {idx} goes extinct, draws {n}")
 
 

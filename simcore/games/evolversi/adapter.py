@@ -10,6 +10,7 @@ from .schema import GAME_DATA
 
 class EvolversiGame:
     name = "evolversi"
+    title = "Barbascura X: Evolversi Male"
     data = GAME_DATA
     bots = ("random", "greedy")
     default_bot = "greedy"
@@ -28,11 +29,12 @@ class EvolversiGame:
     def player_range(self, rs: Ruleset) -> tuple[int, int]:
         return rs["players_min"], rs["players_max"]
 
-    def resolve_factions(self, rs: Ruleset, animals) -> list | None:
+    def resolve_factions(self, rs: Ruleset, animals, players: int) -> list | None:
         """--animals a,b,... (names or 'random') -> per-seat names or None for random."""
         if animals is None:
             return None
         known = self.factions(rs)
+        rows = {a["name"]: a for a in rs.tables["animals"]}
         out = []
         for i, a in enumerate(animals):
             if a in (None, "", "random"):
@@ -40,6 +42,9 @@ class EvolversiGame:
             elif a not in known:
                 raise UserError(f"unknown animal {a!r} for seat {i}; animals: {', '.join(known)}, or random",
                                 key="animals")
+            elif rows[a]["min_players"] > players:
+                raise UserError(f"the {a} is not in play with {players} animals (min_players "
+                                f"{rows[a]['min_players']} in animals.csv)", key="animals")
             else:
                 out.append(a)
         return out

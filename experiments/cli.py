@@ -1,0 +1,480 @@
+"""The `balancelab` command line: the roof that wires the layers together.
+
+Nothing imports this module. Every user mistake (a UserError) prints one line on stderr
+and exits with code 2; nothing is written on disk before the input has been checked.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from simcore.errors import UserError
+from simcore.games import GAMES, get_game
+
+EXIT_USER_ERROR = 2
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _csv_list(text: str | None) -> list[str] | None:
+    return None if text is None else [t.strip() for t in text.split(",")]
+
+
+def load_ruleset(args):
+    game = get_game(args.ruleset)
+    return game, game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
+
+
+def _add_ruleset_options(p: argparse.ArgumentParser, games=True) -> None:
+    p.add_argument("ruleset", help=f"ruleset name ({', '.join(GAMES)})")
+    p.add_argument("--variant", default="default", help="named variant (see `balancelab rulesets`)")
+    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    p.add_argument("--bots", default=None, help="bot per seat, comma-separated, or one for all (default greedy)")
+    p.add_argument("--animals", "--factions", dest="factions", default=None,
+                   help="animal (faction) per seat, comma-separated; 'random' for a random one (default all random)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter (repeatable)")
+    p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder replacing built-in files")
+    if games:
+        p.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+        p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+        p.add_argument("--batch-size", type=int, default=20_000, help="games per chunk (default 20000)")
+
+
+def _spec(args):
+    from simcore.runner import check_spec
+    game, rs = load_ruleset(args)
+    return game, rs, check_spec(rs, args.bots, args.players, _csv_list(args.factions), args.seed)
+
+
+def _versions() -> dict:
+    import importlib.metadata as md
+    out = {"python": sys.version.split()[0]}
+    for pkg in ("balancelab", "numpy", "polars", "pandas", "joblib"):
+        try:
+            out[pkg] = md.version(pkg)
+        except md.PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def _git_revision() -> str | None:
+    import subprocess
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
+                              capture_output=True, text=True, timeout=5).stdout.strip() or None
+    except Exception:
+        return None
+
+
+# ----------------------------------------------------------------------------- rulesets
+
+def cmd_rulesets(args) -> int:
+    for name in GAMES:
+        game = get_game(name)
+        rs = game.data.load()
+        lo, hi = game.player_range(rs)
+        print(f"{name}: {game.title}  players {lo}-{hi}  bots {', '.join(game.bots)}  hash {rs.hash}")
+        print(f"  variants: {', '.join(rs.variants)}")
+        print(f"  {game.faction_label}s: {', '.join(game.factions(rs))}")
+        print("  parameters (value, source):")
+        for n, p in rs.specs.items():
+            val = list(p.value) if isinstance(p.value, tuple) else p.value
+            print(f"    {n:24s} {str(val):24s} {p.source:9s} {p.doc}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- run
+
+def _print_summary(summary, game, rs, spec, elapsed: float) -> None:
+    d = summary.to_dict()
+    print(f"{rs.id} (hash {rs.hash})  players {spec.players}  bots {','.join(spec.bots)}  seed {spec.seed}")
+    print(f"{d['games']} games in {elapsed:.2f} s ({d['games'] / max(elapsed, 1e-9):,.0f} games/s)")
+    print()
+    print(f"{'seat':<14}{'win rate':>9}   95% interval")
+    for r in d["seats"]:
+        print(f"{'seat ' + str(r['seat']):<14}{r['win_rate']:>9.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+    print()
+    print(f"{game.faction_label:<14}{'games':>8}{'win rate':>10}   95% interval")
+    for r in d["factions"]:
+        print(f"{r['faction']:<14}{r['games']:>8}{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+    if len(d["bots"]) > 1:
+        print()
+        for r in d["bots"]:
+            print(f"bot {r['bot']:<10}{r['games']:>8}{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+    print()
+    print(f"rounds: mean {d['mean_rounds']:.2f}, sd {d['sd_rounds']:.2f}")
+    print("end reasons: " + ", ".join(f"{k} {v} ({v / max(d['games'], 1):.1%})" for k, v in d["end_reasons"].items()))
+    print(f"balance (1 - largest {game.faction_label} win-rate gap): {d['balance']:.3f}")
+
+
+def cmd_run(args) -> int:
+    import polars as pl
+    from tqdm import tqdm
+    from reports.summary import RunSummary
+    from simcore.runner import chunk_bounds, iter_chunks, sum_tallies
+
+    game, rs, spec = _spec(args)
+    if args.games < 1:
+        raise UserError(f"must be at least 1, got {args.games}", key="--games")
+    if args.jobs < 1:
+        raise UserError(f"must be at least 1, got {args.jobs}", key="--jobs")
+    n_chunks = len(chunk_bounds(0, args.games, args.batch_size))
+    out_tmp = None
+    if args.out:
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise UserError("exists and is not a folder", file=str(out))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out_tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    summary = RunSummary(spec.players)
+    tallies = []
+    t0 = time.perf_counter()
+    try:
+        with tqdm(total=args.games, unit="game", disable=None if n_chunks > 1 else True,
+                  file=sys.stderr, dynamic_ncols=True) as bar:
+            for i, (a, b, g, t) in enumerate(iter_chunks(spec, args.games, args.batch_size, args.jobs)):
+                summary.add(g)
+                tallies.append(t)
+                if out_tmp is not None:
+                    g.write_parquet(out_tmp / f"games-{i:05d}.parquet")
+                bar.update(b - a)
+        elapsed = time.perf_counter() - t0
+        tally = sum_tallies(tallies)
+        if out_tmp is not None:
+            tally.write_parquet(out_tmp / "tallies.parquet")
+            manifest = {
+                "command": "run", "ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash,
+                "players": spec.players, "bots": list(spec.bots),
+                "factions": None if spec.factions is None else list(spec.factions),
+                "seed": spec.seed, "games": args.games, "batch_size": args.batch_size, "jobs": args.jobs,
+                "overrides": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rs.overrides.items()},
+                "data": args.data, "files": dict(rs.files),
+                "defaults_used": rs.defaults_used(), "summary": summary.to_dict(),
+                "versions": _versions(), "git_revision": _git_revision(),
+                "faction_label": game.faction_label, "score_label": game.score_label,
+            }
+            (out_tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
+            out = Path(args.out)
+            if out.exists():
+                shutil.rmtree(out)
+            os.replace(out_tmp, out)
+            out_tmp = None
+    finally:
+        if out_tmp is not None:
+            shutil.rmtree(out_tmp, ignore_errors=True)
+    if args.format == "json":
+        d = summary.to_dict()
+        print(json.dumps({"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "seed": spec.seed,
+                          "players": spec.players, "bots": list(spec.bots), "games": d["games"],
+                          "seats": d["seats"], "factions": d["factions"], "bots_table": d["bots"],
+                          "mean_rounds": d["mean_rounds"], "sd_rounds": d["sd_rounds"],
+                          "end_reasons": d["end_reasons"], "balance": d["balance"],
+                          "games_per_second": d["games"] / max(elapsed, 1e-9)}, indent=2))
+    else:
+        _print_summary(summary, game, rs, spec, elapsed)
+        if args.out:
+            print(f"\nwrote {args.out}/ (games-*.parquet, tallies.parquet, manifest.json)")
+    return 0
+
+
+# ----------------------------------------------------------------------------- replay
+
+def cmd_replay(args) -> int:
+    import numpy as np
+    game, rs, spec = _spec(args)
+    if args.game < 0:
+        raise UserError(f"must be >= 0, got {args.game}", key="--game")
+    log: list[str] = []
+    fac = None if spec.factions is None else list(spec.factions)
+    ref = game.play_one(rs, spec.players, list(spec.bots), spec.seed, args.game, fac, log=log)
+    for line in log:
+        print(line)
+    batch = game.play_batch(rs, spec.players, list(spec.bots), spec.seed, np.array([args.game]), fac)
+    same = (list(np.asarray(batch["score"][0])) == list(ref["score"])
+            and list(np.asarray(batch["winner"][0])) == list(ref["winner"])
+            and int(batch["rounds"][0]) == int(ref["rounds"]))
+    names = game.factions(rs)
+    winners = [f"seat {s} ({names[int(ref['faction'][s])]})" for s in range(spec.players) if ref["winner"][s]]
+    print()
+    print(f"Result (reference engine): {', '.join(winners) or 'no winner'}; "
+          f"{game.score_label}s {list(map(int, ref['score']))}; rounds {int(ref['rounds'])}; "
+          f"end {game.end_reasons[int(ref['end_reason'])]}")
+    print(f"Batch engine, game {args.game}: {game.score_label}s {list(map(int, batch['score'][0]))}; "
+          f"rounds {int(batch['rounds'][0])} -> {'the same result' if same else 'A DIFFERENT RESULT'}")
+    return 0 if same else 1
+
+
+# ----------------------------------------------------------------------------- bench
+
+def cmd_bench(args) -> int:
+    import numpy as np
+    from simcore.runner import check_spec
+    names = [args.ruleset] if args.ruleset else list(GAMES)
+    rows = []
+    for name in names:
+        game = get_game(name)
+        rs = game.data.load(args.variant)
+        spec = check_spec(rs, args.bots, args.players, None, args.seed)
+        bots = list(spec.bots)
+        game.play_batch(rs, spec.players, bots, args.seed, np.arange(200))  # warm up
+        t0 = time.process_time()
+        w0 = time.perf_counter()
+        done = 0
+        while done < args.games:
+            n = min(args.batch_size, args.games - done)
+            game.play_batch(rs, spec.players, bots, args.seed, np.arange(done, done + n))
+            done += n
+        batch_cpu = time.process_time() - t0
+        batch_wall = time.perf_counter() - w0
+        t0 = time.process_time()
+        for g in range(args.ref_games):
+            game.play_one(rs, spec.players, bots, args.seed, g)
+        ref_cpu = time.process_time() - t0
+        b_rate = args.games / max(batch_cpu, 1e-9)
+        r_rate = args.ref_games / max(ref_cpu, 1e-9)
+        rows.append({"ruleset": name, "variant": args.variant, "players": spec.players, "bots": bots,
+                     "batch_games": args.games, "batch_size": args.batch_size,
+                     "batch_games_per_cpu_second": b_rate, "batch_wall_seconds": batch_wall,
+                     "reference_games": args.ref_games, "reference_games_per_cpu_second": r_rate,
+                     "ratio": b_rate / max(r_rate, 1e-9)})
+    for r in rows:
+        print(f"{r['ruleset']}/{r['variant']}: {r['players']} players, bots {','.join(r['bots'])}")
+        print(f"  batch engine     {r['batch_games_per_cpu_second']:>12,.0f} games/s per core "
+              f"({r['batch_games']} games, batch {r['batch_size']})")
+        print(f"  reference engine {r['reference_games_per_cpu_second']:>12,.0f} games/s per core "
+              f"({r['reference_games']} games)")
+        print(f"  ratio            {r['ratio']:>12,.1f}x")
+    if args.scale:
+        import resource
+        from simcore.runner import iter_chunks
+        for name in names:
+            game = get_game(name)
+            rs = game.data.load(args.variant)
+            spec = check_spec(rs, args.bots, args.players, None, args.seed)
+            w0 = time.perf_counter()
+            n = 0
+            for a, b, g, t in iter_chunks(spec, args.scale, args.batch_size, args.jobs):
+                n += g.height
+            wall = time.perf_counter() - w0
+            peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            peak_kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            print(f"{name}: {n:,} games with {args.jobs} jobs in {wall:.1f} s wall "
+                  f"({n / wall:,.0f} games/s); peak RSS: main {peak_self:.0f} MiB, largest worker {peak_kids:.0f} MiB")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+# ----------------------------------------------------------------------------- validate
+
+def cmd_validate(args) -> int:
+    import tomllib
+    from simcore.ruleset import parse_params
+    from simcore.tables import read_table
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        raise UserError("is not a folder", file=str(folder))
+    name = args.ruleset
+    if name is None:
+        try:
+            name = tomllib.loads((folder / "params.toml").read_text()).get("game", {}).get("name")
+        except (FileNotFoundError, tomllib.TOMLDecodeError):
+            name = None
+    if name is None:
+        raise UserError("cannot tell which ruleset this folder is for: give --ruleset NAME "
+                        "(or a params.toml with [game] name)", file=str(folder))
+    game = get_game(name)
+    problems: list[str] = []
+    if (folder / "params.toml").exists():
+        try:
+            parse_params(folder / "params.toml")
+        except UserError as e:
+            problems.append(e.render())
+    for schema in game.data.schemas.values():
+        if (folder / schema.file).exists():
+            try:
+                read_table(folder / schema.file, schema)
+            except UserError as e:
+                problems.append(e.render())
+    if not problems:
+        try:
+            variants = game.data.variant_names(folder)
+            for v in variants:
+                game.data.load(v, data_dir=folder)
+        except UserError as e:
+            problems.append(e.render())
+    if problems:
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+        print(f"{folder}: {len(problems)} problem(s)", file=sys.stderr)
+        return EXIT_USER_ERROR
+    print(f"{folder}: valid {name} data ({', '.join(sorted(p.name for p in folder.iterdir() if not p.name.startswith('.')))})")
+    return 0
+
+
+# ----------------------------------------------------------------------------- scenario
+
+def _matches(expected, actual, path="") -> list[str]:
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{path}: expected an object, got {actual!r}"]
+        out = []
+        for k, v in expected.items():
+            if k not in actual:
+                out.append(f"{path}.{k}: missing")
+            else:
+                out += _matches(v, actual[k], f"{path}.{k}")
+        return out
+    if isinstance(expected, list) and isinstance(actual, list) and expected and isinstance(expected[0], dict):
+        if len(expected) != len(actual):
+            return [f"{path}: expected {len(expected)} items, got {len(actual)}"]
+        out = []
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            out += _matches(e, a, f"{path}[{i}]")
+        return out
+    return [] if expected == actual else [f"{path}: expected {expected!r}, got {actual!r}"]
+
+
+def run_scenario(doc: dict, engine: str, file: str = "scenario"):
+    """Run one scenario dict; return (result dict, list of expectation mismatches)."""
+    allowed = {"ruleset", "variant", "set", "players", "seed", "game", "bots", "choices", "until",
+               "state", "expect", "description", "title"}
+    bad = set(doc) - allowed
+    if bad:
+        raise UserError(f"unknown key(s) {sorted(bad)}; expected some of {sorted(allowed)}", file=file,
+                        key=sorted(bad)[0])
+    for k in ("ruleset", "state"):
+        if k not in doc:
+            raise UserError("missing key", file=file, key=k)
+    game = get_game(doc["ruleset"])
+    rs = game.data.load(doc.get("variant", "default"), overrides=doc.get("set", {}))
+    players = len(doc["state"].get("seats", []))
+    bots = doc.get("bots", "script")
+    bots = [bots] * players if isinstance(bots, str) else list(bots)
+    choices = {int(k): list(v) for k, v in doc.get("choices", {}).items()}
+    until = doc.get("until", "phase")
+    if until not in ("turn", "phase", "round", "end"):
+        raise UserError("must be turn, phase, round or end", file=file, key="until")
+    state, outcome = game.run_state(engine, rs, doc["state"], bots, int(doc.get("seed", 0)),
+                                    int(doc.get("game", 0)), until, choices=choices)
+    result = {"state": state, "outcome": outcome}
+    return result, _matches(doc.get("expect", {}), result, "")
+
+
+def cmd_scenario(args) -> int:
+    path = Path(args.file)
+    try:
+        doc = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise UserError("no such file", file=str(path)) from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"is not valid JSON: {e}", file=str(path)) from None
+    result, mismatches = run_scenario(doc, args.engine, str(path))
+
+    def plain(o):
+        import numpy as np
+        if isinstance(o, np.generic):
+            return o.item()
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        return str(o)
+    print(json.dumps(result, indent=2, default=plain))
+    for m in mismatches:
+        print(f"expectation failed: {m}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+# ----------------------------------------------------------------------------- conformance
+
+def cmd_conformance(args) -> int:
+    if args.suite != "cs4500":
+        raise UserError(f"unknown conformance suite {args.suite!r}; known: cs4500", key="suite")
+    try:
+        from simcore.games.evolution.conformance import main as harness_main
+    except ImportError:
+        raise UserError("the Evolution ruleset (cs4500 harness) is not installed in this build") from None
+    return harness_main(args.harness, args.engine, sys.stdin, sys.stdout)
+
+
+# ----------------------------------------------------------------------------- main
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="balancelab", description="Monte Carlo balance lab for tabletop games.")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("rulesets", help="list rulesets, variants, player counts and parameters")
+    p.set_defaults(func=cmd_rulesets)
+
+    p = sub.add_parser("run", help="play many games and print a balance table")
+    _add_ruleset_options(p)
+    p.add_argument("--out", default=None, metavar="DIR", help="write per-game parquet rows + manifest.json here")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("replay", help="the readable log of one game (reference engine), checked against the batch engine")
+    _add_ruleset_options(p, games=False)
+    p.add_argument("--game", type=int, required=True, help="game index K")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="games per second per core: batch engine vs reference engine")
+    p.add_argument("ruleset", nargs="?", default=None)
+    p.add_argument("--variant", default="default")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=50_000, help="batch-engine games (default 50000)")
+    p.add_argument("--ref-games", type=int, default=300, help="reference-engine games (default 300)")
+    p.add_argument("--batch-size", type=int, default=20_000)
+    p.add_argument("--scale", type=int, default=0, metavar="N",
+                   help="also run N games through the runner with --jobs workers; report wall time and peak memory")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the figures as JSON")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("validate", help="check a designer's data folder and report every problem")
+    p.add_argument("dir")
+    p.add_argument("--ruleset", default=None, help="which ruleset the folder is for (default: params.toml [game] name)")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("scenario", help="run a scenario file (a game state, scripted choices) and print the result")
+    p.add_argument("file")
+    p.add_argument("--engine", choices=("batch", "reference"), default="batch")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("conformance", help="external conformance harnesses (JSON on stdin -> JSON on stdout)")
+    p.add_argument("suite", help="cs4500")
+    p.add_argument("harness", choices=("xattack", "xfeed", "xstep", "xstep4", "xsilly"))
+    p.add_argument("--engine", choices=("batch", "reference"), default="batch")
+    p.set_defaults(func=cmd_conformance)
+
+    try:
+        from experiments.sweep_cli import register
+    except ImportError:
+        register = None
+    if register is not None:
+        register(sub)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as e:
+        print(f"balancelab: error: {e.render()}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("balancelab: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2 @@
+"""Evolution bots. Each bot has a one-game form (methods the reference engine calls) and a
+batch form (functions over the batch state) that make the same choices game by game."""

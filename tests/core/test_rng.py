@@ -1,0 +1,34 @@
+"""The per-game random streams: addressed, batch-independent, separate for chance and bots."""
+import numpy as np
+from hypothesis import given, strategies as st
+
+from simcore import rng
+
+
+@given(st.integers(0, 2**63), st.lists(st.integers(0, 2**40), min_size=1, max_size=50),
+       st.integers(0, 1000), st.integers(0, 1000))
+def test_key_of_a_game_is_the_same_alone_or_in_any_batch(seed, games, a, b):
+    batch = rng.key(seed, np.array(games, dtype=np.int64), rng.CHANCE, a, b)
+    alone = [int(rng.key(seed, g, rng.CHANCE, a, b)) for g in games]
+    assert batch.tolist() == alone
+
+
+def test_chance_and_bot_streams_differ():
+    g = np.arange(1000)
+    assert (rng.key(7, g, rng.CHANCE, 1) != rng.key(7, g, rng.BOT, 1)).all()
+
+
+def test_below_is_uniform_enough():
+    h = rng.key(3, np.arange(60_000), rng.BOT, 9)
+    counts = np.bincount(rng.below(h, 6), minlength=6)
+    expected = 10_000
+    chi2 = ((counts - expected) ** 2 / expected).sum()
+    assert chi2 < 20.5, counts  # 5 d.o.f., p ~ 0.001
+
+
+@given(st.lists(st.integers(0, 500), min_size=1, max_size=30, unique=True), st.randoms())
+def test_shuffle_depends_only_on_the_set_of_uids(uids, rnd):
+    other = list(uids)
+    rnd.shuffle(other)
+    assert rng.shuffle_order(5, 11, rng.CHANCE, uids, 6, 2) == rng.shuffle_order(5, 11, rng.CHANCE, other, 6, 2)
+    assert sorted(rng.shuffle_order(5, 11, rng.CHANCE, uids, 6, 2)) == sorted(uids)
