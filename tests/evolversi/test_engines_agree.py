@@ -1,0 +1,42 @@
+"""The batch engine and the reference engine play the same games, game by game."""
+import numpy as np
+import pytest
+
+from simcore.games.evolversi.reference import play_one
+from simcore.games.evolversi.rules import play_batch
+from simcore.games.evolversi.schema import GAME_DATA
+
+FIELDS = ("position", "winner", "rounds", "end_reason", "animal", "fury", "tokens", "fourth_round")
+
+
+def assert_agree(rs, players, bots, seed, games):
+    batch = play_batch(rs, players, bots, seed, np.asarray(games, dtype=np.int64))
+    for i, g in enumerate(games):
+        ref = play_one(rs, players, bots, seed, int(g))
+        for f in FIELDS:
+            b = np.asarray(batch[f][i]).tolist()
+            r = np.asarray(ref[f]).tolist()
+            assert b == r, f"game {g} ({players}p, {bots}): {f} batch {b} != reference {r}"
+        assert np.asarray(batch["bought"][i]).tolist() == np.asarray(ref["bought"]).tolist(), f"game {g}: bought"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_engines_agree_on_2000_games(players):
+    rs = GAME_DATA.load()
+    bots = (["greedy", "random"] * 3)[:players]
+    assert_agree(rs, players, bots, seed=players, games=range(2000))
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy"])
+def test_engines_agree_with_advanced_genetics(bots):
+    rs = GAME_DATA.load("advanced-genetics")
+    assert_agree(rs, 4, [bots] * 4, seed=11, games=range(500))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_engines_agree_on_100000_games(players):
+    rs = GAME_DATA.load()
+    bots = (["random", "greedy"] * 3)[:players]
+    for start in range(0, 25_000, 5_000):
+        assert_agree(rs, players, bots, seed=1000 + players, games=range(start, start + 5_000))
