@@ -37,7 +37,7 @@ class RunSummary:
         self.rounds_hist.update(dict(zip(*np.unique(r.astype(int), return_counts=True))))
         self.end_reasons.update(dict(df["end_reason"].cast(pl.Utf8).value_counts().iter_rows()))
         for s in range(self.players):
-            share = df[f"s{s}_share"]
+            share = df[f"s{s}_share"].cast(pl.Float64)
             self.seat_wins[s] += float(share.sum())
             for col, games, wins in ((f"s{s}_faction", self.faction_games, self.faction_wins),
                                      (f"s{s}_bot", self.bot_games, self.bot_wins)):

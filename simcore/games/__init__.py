@@ -11,7 +11,7 @@ import importlib
 
 from ..errors import UserError
 
-GAMES = ("evolversi",)
+GAMES = ("evolversi", "evolution")
 
 
 def get_game(name: str):

@@ -10,6 +10,8 @@ players in turn order after this one); never its own species.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.games.evolution.traits import TRAITS
 
 
@@ -81,3 +83,91 @@ class Silly:
 
     def choose_feeding(self, g, seat, opts, turn):
         return feeding_choice(g, seat, opts)
+
+    def batch_food_card(self, E, st, g, c):
+        return batch_food_card(st, g, c)
+
+    def batch_play(self, E, st, g, c):
+        return batch_card_actions(st, g, c)
+
+    def batch_feed(self, E, st, g, c, opts, turn):
+        return batch_feed(E, st, g, c, opts)
+
+
+# ---------------------------------------------------------------- batch form
+
+_K = 32   # radix for composite sort keys (every count is below 32)
+
+
+def _size_key(st, g, c):
+    """(n, S) int64: larger = earlier in (population, food, body) desc, then index asc."""
+    S = st.S
+    return (((st.pop[g, c].astype(np.int64) * _K + st.food[g, c]) * _K + st.body[g, c]) * _K
+            + (S - 1 - np.arange(S))[None, :])
+
+
+def batch_feed(E, st, g, c, opts):
+    """The silly choice for each game (batch form of `feeding_choice`)."""
+    from simcore.games.evolution import rules as R
+    n, P, S = len(g), st.P, st.S
+    rows = np.arange(n)
+    size = _size_key(st, g, c)
+    need = st.body[g, c].astype(np.int64) - st.fat[g, c]
+    kind = np.full(n, R.FORGO, np.int8)
+    s = np.zeros(n, np.int64)
+    q = np.zeros(n, np.int64)
+    d = np.zeros(n, np.int64)
+
+    stores = opts.store.any(1)
+    s_store = np.argmax(np.where(opts.store, need * _K ** 4 + size, -1), axis=1)
+    vegs = opts.veg.any(1) & ~stores
+    s_veg = np.argmax(np.where(opts.veg, size, -1), axis=1)
+    others = np.arange(P)[None, :] != c[:, None]
+    att = opts.attack & others[:, None, :, None]
+    attackers = att.any(axis=(2, 3))
+    attacks = attackers.any(1) & ~stores & ~vegs
+    a = np.argmax(np.where(attackers, size, -1), axis=1)
+    targets = att[rows, a]                                           # (n, P, S)
+    tkey = ((st.pop[g].astype(np.int64) * _K + st.food[g]) * _K + st.body[g])
+    rel = (np.arange(P)[None, :] - c[:, None] - 1) % P               # turn order after c
+    order = rel[:, :, None] * S + np.arange(S)[None, None, :]
+    key = tkey * (P * S) + (P * S - 1 - order)
+    t = np.argmax(np.where(targets, key, -1).reshape(n, -1), axis=1)
+
+    kind[stores], s[stores] = R.STORE, s_store[stores]
+    kind[vegs], s[vegs] = R.VEG, s_veg[vegs]
+    kind[attacks], s[attacks] = R.ATTACK, a[attacks]
+    q[attacks], d[attacks] = t[attacks] // S, t[attacks] % S
+    ch = R.Choice(kind=kind, s=s, q=q, d=d, negate=np.full(n, -1, np.int64))
+    fallback = ~stores & ~vegs & ~attacks & ~opts.forgo
+    if fallback.any():
+        first = R.decode(opts, np.argmax(opts.flat(), axis=1), P, S)
+        for f in ("kind", "s", "q", "d", "negate"):
+            getattr(ch, f)[fallback] = getattr(first, f)[fallback]
+    return ch
+
+
+def batch_food_card(st, g, c):
+    """Lowest card id in hand (ids are in silly order), -1 for an empty hand."""
+    in_hand = st.loc[g] == c[:, None]
+    return np.where(in_hand.any(1), np.argmax(in_hand, axis=1), -1)
+
+
+def batch_card_actions(st, g, c):
+    """Card actions as (kind, card, species, slot) arrays, from the hand without food card."""
+    from simcore.games.evolution import rules as R
+    n = len(g)
+    in_hand = st.loc[g] == c[:, None]
+    count = in_hand.sum(1)
+    rest = [np.where(count > k, R.kth_true(in_hand, np.full(n, k)), -1) for k in range(5)]
+    new_slot = st.n_species[g, c].astype(np.int64)
+    zero = np.zeros(n, np.int64)
+
+    def act(k_needed, kind, card, s, slot):
+        return (np.where(count >= k_needed, kind, R.NONE), card, s, slot)
+
+    return [act(2, R.NEW, rest[0], zero, zero),
+            act(2, R.TRAIT, rest[1], new_slot, zero - 1),
+            act(3, R.POP, rest[2], new_slot, zero),
+            act(4, R.BODY, rest[3], new_slot, zero),
+            act(5, R.TRAIT, rest[4], new_slot, zero)]

@@ -63,11 +63,18 @@ class Game:
     game_index: int = 0
     log: list | None = None
 
+    def __post_init__(self):
+        self.kinds = self.cards.kind.tolist()     # plain ints: fast lookups in the hot path
+
     def kind(self, card: int) -> int:
-        return int(self.cards.kind[card])
+        return self.kinds[card]
 
     def has(self, sp: Species, trait: int) -> bool:
-        return any(self.cards.kind[c] == trait for c in sp.traits)
+        kinds = self.kinds
+        for c in sp.traits:
+            if kinds[c] == trait:
+                return True
+        return False
 
     def say(self, text: str) -> None:
         if self.log is not None:

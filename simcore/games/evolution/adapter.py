@@ -1,0 +1,72 @@
+"""What the runner and the command line need to know about Evolution, in one place."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import UserError
+from ...ruleset import Ruleset
+from . import addresses as A
+from .ruleset import GAME as GAME_DATA, compile_rules
+
+
+def _bot_objects(names):
+    from strategies.evolution.random_bot import RandomBot
+    from strategies.evolution.silly import Silly
+    table = {"silly": Silly, "random": RandomBot}
+    return [table[n]() for n in names]
+
+
+class EvolutionGame:
+    name = "evolution"
+    title = "Evolution (North Star Games)"
+    data = GAME_DATA
+    bots = ("random", "silly")
+    default_bot = "silly"
+    faction_label = "seat"             # Evolution has no factions: every seat plays the same
+    score_label = "score"
+    entity_kind = "trait"
+    end_reasons = ("deck_empty", "reshuffle", "stalled", "deck_short")
+    _END = {A.END_DECK_EMPTY: 0, A.END_RESHUFFLE: 1, A.END_MAX_ROUNDS: 2, A.END_DECK_SHORT: 3}
+
+    def factions(self, rs: Ruleset) -> list[str]:
+        return ["player"]
+
+    def entities(self, rs: Ruleset) -> list[str]:
+        return []
+
+    def player_range(self, rs: Ruleset) -> tuple[int, int]:
+        return rs["players_min"], rs["players_max"]
+
+    def resolve_factions(self, rs: Ruleset, factions, players: int):
+        if factions is not None and any(f not in (None, "", "random") for f in factions):
+            raise UserError("Evolution has no factions to choose", key="factions")
+        return None
+
+    def _common(self, out, n_games, players) -> dict:
+        end = np.vectorize(self._END.get)(np.asarray(out["end_reason"]).reshape(-1)) if n_games else np.zeros(0, int)
+        return {"score": np.asarray(out["score"]).reshape(n_games, players),
+                "winner": np.asarray(out["winner"], dtype=bool).reshape(n_games, players),
+                "rounds": np.asarray(out["rounds"]).reshape(n_games),
+                "end_reason": end.astype(np.int64),
+                "faction": np.zeros((n_games, players), np.int64),
+                "acquired": np.zeros((n_games, players, 0), np.int64), "extra": {}}
+
+    def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
+        from .game import play_batch
+        rules, cards = compile_rules(rs)
+        games = np.asarray(games, dtype=np.int64)
+        out = play_batch(rules, cards, players, _bot_objects(bots), seed, games)
+        return self._common(out, len(games), players)
+
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
+        from .reference import play_one
+        rules, cards = compile_rules(rs)
+        out = play_one(rules, cards, players, _bot_objects(bots), seed, int(game), log=log)
+        common = self._common({k: [v] for k, v in out.items() if k != "game"}, 1, players)
+        return {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in common.items()}
+
+    def run_state(self, engine, rs, state, bots, seed, game, until, choices=None, log=None):
+        raise UserError("scenario files are not supported for evolution yet; use the conformance harness")
+
+
+GAME = EvolutionGame()

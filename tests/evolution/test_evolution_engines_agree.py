@@ -1,0 +1,57 @@
+"""The batch engine and the reference engine play identical games, game by game.
+
+Each game is compared on its results (score, winner, rounds, end reason) and on its whole
+final position (boards, hands, bags, Watering Hole, deck, bank ledger).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.games.evolution import game, reference as ref
+from simcore.games.evolution.ruleset import rules_for
+from simcore.games.evolution.state import to_game
+from strategies.evolution.random_bot import RandomBot
+from strategies.evolution.silly import Silly
+
+BOTS = {"silly": Silly(), "random": RandomBot()}
+
+
+def _position(g):
+    return ([(p.bag, sorted(p.hand), [(s.food, s.body, s.pop, s.fat, s.traits) for s in p.species])
+             for p in g.players], g.wh, g.deck, g.bank_out, g.first)
+
+
+def _check(variant, players, bot_names, seed, games):
+    rules, cards = rules_for(variant)
+    bots = [BOTS[bot_names[k % len(bot_names)]] for k in range(players)]
+    out = game.play_batch(rules, cards, players, bots, seed, games)
+    st = out["state"]
+    for b, gi in enumerate(games):
+        r = ref.play_one(rules, cards, players, bots, seed, int(gi))
+        assert r["score"] == out["score"][b].tolist(), (variant, players, gi)
+        assert r["winner"] == out["winner"][b].tolist(), (variant, players, gi)
+        assert (r["rounds"], r["end_reason"]) == (out["rounds"][b], out["end_reason"][b]), gi
+        assert _position(r["game"]) == _position(to_game(st, b, r["game"])), (variant, players, gi)
+
+
+# 2,000 games per player count: the North Star printings share them (bots mixed per seat).
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_north_star_engines_agree(players):
+    _check("default", players, ["random", "silly"], 11, np.arange(0, 1000))
+    _check("second-printing", players, ["silly", "random"], 11, np.arange(1000, 2000))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+def test_cs4500_engines_agree(players):
+    _check("cs4500", players, ["silly"], 5, np.arange(0, 1000))
+    _check("cs4500", players, ["random", "silly"], 5, np.arange(1000, 2000))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,players", [(v, p) for v in ("default", "second-printing")
+                                             for p in range(2, 7)]
+                         + [("cs4500", p) for p in range(3, 9)])
+def test_engines_agree_100k(variant, players):
+    for start in range(0, 100_000, 5_000):
+        _check(variant, players, ["random", "silly"], 2024, np.arange(start, start + 5_000))
