@@ -474,6 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("balancelab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
