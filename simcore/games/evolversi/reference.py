@@ -1,0 +1,903 @@
+"""Evolversi Male, the reference engine: one game at a time, straight from the rulebook.
+
+This is the oracle the batch engine (rules.py) is checked against, game by game, and the
+source of the readable game log (`balancelab replay`). It follows the engine contract
+(docs/games/evolversi.md) to the letter: every shuffle uses the contract's chance address,
+every decision point is asked in the contract's order with the contract's option list.
+
+The state is plain Python: ints and lists of card uids (components.py numbers the cards).
+A `Game` holds one game; its methods are named after the rulebook's phases and steps:
+
+    round:  play_cards -> turn_order -> actions (take_turn for each animal) -> new_market
+    turn:   take_tokens -> reveal (Fury, reactions, effects) -> buy -> reserve -> pressure_step
+
+Public functions (contract section 11): `play_one` and `run_state`.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from strategies.evolversi.reference_bots import make_bot
+
+from ... import rng
+from ...errors import UserError
+from ...ruleset import Ruleset
+from . import state_io
+from .components import components
+
+# Chance addresses: the KIND code of every random draw (contract section 2).
+ANIMALS_KIND = 1
+TOTEM_KIND = 2
+PRESSURE_KIND = 3
+EVENTS_KIND = 4
+EVOLUTION_KIND = 5
+OWN_DECK_KIND = 6
+
+END_REASONS = {"track": 0, "stalled": 1}
+UNTIL = ("turn", "phase", "round", "end")
+PHASE_TITLES = {"setup": "Setup", "play": "Playing the cards", "order": "Turn order",
+                "actions": "Actions", "market": "A new market"}
+# The Totem-or-Fury Pressure token prints "gain 1 Fury" (rulebook, Evolutionary Pressure).
+TOTEM_OR_FURY_GAIN = 1
+
+
+class GameOver(Exception):
+    """Raised by the end check: the game ends at once, nothing else happens."""
+
+
+@dataclass
+class Seat:
+    """One animal's side of the table."""
+
+    animal: int                                   # row in animals.csv
+    position: int = 0                             # space on the Evolution track
+    fury: int = 0                                 # 0..fury_max
+    tokens: int = 0                               # Evolution tokens in its reserve
+    deck: list = field(default_factory=list)      # card uids, top (next drawn) first
+    discard: list = field(default_factory=list)   # card uids, newest last
+    hand: list = field(default_factory=list)      # card uids, in draw order
+    above: list = field(default_factory=list)     # card uids, placement order
+    below: list = field(default_factory=list)     # card uids, placement order
+    revealed: bool = False                        # its own turn revealed its cards below
+    shuffles: int = 0                             # last own-deck shuffle number
+    bought: list = field(default_factory=list)    # purchases per card row (cards.csv)
+
+
+@dataclass
+class Decision:
+    """One choice point put to a bot (contract section 6)."""
+
+    kind: str            # PLACE, ORDER, OPTIONAL, TARGET, ...
+    options: list        # in the contract's order; the bot answers an index into it
+    seat: int            # who decides
+    round: int           # 1-based (0 = setup)
+    index: int           # d: the seat's decision counter in this round
+    info: dict           # facts about the choice (the card, the verb, ...)
+    seed: int
+    game: int
+
+    @property
+    def h(self):
+        """The decision hash key(seed, game, BOT, r, s, d), computed only when a bot asks."""
+        return rng.key(self.seed, self.game, rng.BOT, self.round, self.seat, self.index)
+
+
+class Game:
+    """One game of Evolversi Male in plain Python state.
+
+    Build one with `Game.new` (a fresh set-up) or `Game.from_state` (a state dict), then
+    `play(until)`; read `outcome()` and `to_state()`.
+    """
+
+    def __init__(self, rs: Ruleset, players: int, bots: list, seed: int, game: int, log=None):
+        self.rs, self.p = rs, rs.params
+        self.cards = rs.tables["cards"]
+        self.events = rs.tables["events"]
+        self.animals = rs.tables["animals"]
+        self.players = players
+        self.comps = components(rs, players)
+        self.seed, self.game = seed, game
+        self.bots = bots
+        self.log = log
+        self.active_slots = min(players + self.p["market_extra"], self.p["market_spaces"])
+        self.decisions: dict[tuple[int, int], int] = {}   # (round, seat) -> next d
+        # Turn-local bookkeeping (not part of a saved state: states stop between turns).
+        self.actor = None        # the seat whose phase-3 turn is running
+        self.discount = 0        # purchase discount gathered this turn
+        self.reveals = 0         # Pressure tokens revealed this turn
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, rs: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> "Game":
+        """A game freshly set up (contract section 3)."""
+        _check_players(rs, players)
+        g = cls(rs, players, _make_bots(rs, bots, players, None), seed, game, log)
+        g.setup(animals)
+        return g
+
+    @classmethod
+    def from_state(cls, rs: Ruleset, state: dict, bots, seed: int, game: int, choices=None,
+                   log=None) -> "Game":
+        """A game loaded from a state dict with card names (contract section 10)."""
+        seats = state.get("seats") if isinstance(state, dict) else None
+        if not isinstance(seats, list):
+            raise UserError("a game state needs a list of seats", key="state.seats")
+        players = len(seats)
+        _check_players(rs, players)
+        g = cls(rs, players, _make_bots(rs, bots, players, choices), seed, game, log)
+        g.load(state_io.resolve(rs, g.comps, state))
+        return g
+
+    def setup(self, animals) -> None:
+        """Contract section 3: Pressure tokens, decks, market, animals, Totem."""
+        p = self.p
+        self.phase, self.round, self.turn = "setup", 0, 0
+        tokens = rng.shuffle_order(self.seed, self.game, rng.CHANCE, range(len(self.comps.pressure_kind)),
+                                   PRESSURE_KIND)
+        # zip stops at the shorter list: spare spaces stay empty, spare tokens stay in the box.
+        self.pressure = [{"space": space, "token": uid, "revealed": False}
+                         for space, uid in zip(p["pressure_spaces"], tokens)]
+        self.shuffles = {"evolution": 0, "events": 0}
+        self.event_deck = self.shuffle(range(len(self.comps.event_row)), EVENTS_KIND, 0)
+        self.event_discard = []
+        self.evolution_deck = self.shuffle(self.comps.evolution, EVOLUTION_KIND, 0)
+        self.evolution_discard = []
+        self.market = [None] * p["market_spaces"]
+        for slot in range(self.active_slots):
+            self.market[slot] = self.draw_evolution()
+        self.supply = p["token_supply"]
+        self.seats = []
+        for s, animal in enumerate(self.assign_animals(animals)):
+            seat = Seat(animal=animal, position=p["start_position"], bought=[0] * len(self.cards))
+            seat.deck = self.shuffle(self.comps.starting[animal], OWN_DECK_KIND, s, 0)
+            seat.tokens = min(p["starting_tokens"], self.supply)
+            self.supply -= seat.tokens
+            self.seats.append(seat)
+        self.totem = (rng.randint(self.seed, self.game, rng.CHANCE, self.players, TOTEM_KIND)
+                      if p["totem_start"] == "random" else 0)
+        self.fourth_card, self.fourth_round = False, 0
+        self.order = list(range(self.players))
+        self.ended, self.end_reason, self.winners = False, None, []
+        self.log_setup()
+        self.phase, self.round = "play", 1
+
+    def assign_animals(self, animals) -> list[int]:
+        """Fixed seats keep their animal; the others take the KIND-1 order in seat order."""
+        names = [a["name"] for a in self.animals]
+        eligible = self.comps.eligible_animals
+        wanted = [None] * self.players if animals is None else list(animals)
+        if len(wanted) != self.players:
+            raise UserError(f"animals lists {len(wanted)} seats; players = {self.players} "
+                            "(give one animal name or None per seat)", key="animals")
+        fixed: list[int | None] = []
+        for s, a in enumerate(wanted):
+            if a is None or a == "random":
+                fixed.append(None)
+                continue
+            index = a if isinstance(a, int) and not isinstance(a, bool) else (names.index(a) if a in names else None)
+            if index is None or not 0 <= index < len(names):
+                raise UserError(f"unknown animal {a!r} for seat {s}; animals: {', '.join(names)}", key="animals")
+            if index not in eligible:
+                raise UserError(f"{names[index]} is not in play with {self.players} animals "
+                                f"(min_players = {self.animals[index]['min_players']})", key="animals")
+            if index in fixed:
+                raise UserError(f"{names[index]} is fixed for two seats; each animal plays at most once",
+                                key="animals")
+            fixed.append(index)
+        order = rng.shuffle_order(self.seed, self.game, rng.CHANCE, eligible, ANIMALS_KIND)
+        free = iter(i for i in order if i not in fixed)
+        return [a if a is not None else next(free) for a in fixed]
+
+    def load(self, s: dict) -> None:
+        """Take over a resolved state (uids, animal indices) from state_io.resolve."""
+        n_rows = len(self.cards)
+        self.round, self.phase, self.turn = s["round"], s["phase"], s["turn"]
+        self.order = list(s["order"])
+        if sorted(self.order) != list(range(self.players)):
+            raise UserError(f"must list every seat 0..{self.players - 1} once, got {self.order}", key="state.order")
+        self.fourth_card, self.fourth_round = bool(s["fourth_card"]), s["fourth_round"]
+        self.totem, self.supply = s["totem"], s["supply"]
+        if not 0 <= self.totem < self.players:
+            raise UserError(f"must be a seat 0..{self.players - 1}, got {self.totem}", key="state.totem")
+        if not 0 <= self.turn <= self.players:
+            raise UserError(f"must lie in 0..{self.players}, got {self.turn}", key="state.turn")
+        self.market = list(s["market"])
+        self.evolution_deck, self.evolution_discard = list(s["evolution_deck"]), list(s["evolution_discard"])
+        self.event_deck, self.event_discard = list(s["event_deck"]), list(s["event_discard"])
+        self.pressure = [dict(t) for t in s["pressure"]]
+        self.shuffles = {"evolution": 0, "events": 0, **s["shuffles"]}
+        self.seats = []
+        for i, src in enumerate(s["seats"]):
+            bought = [0] * n_rows
+            for name, count in src["bought"].items():
+                bought[self.card_row_by_name(name, f"state.seats[{i}].bought")] += count
+            self.seats.append(Seat(animal=src["animal"], position=src["position"], fury=src["fury"],
+                                   tokens=src["tokens"], deck=list(src["deck"]), discard=list(src["discard"]),
+                                   hand=list(src["hand"]), above=list(src["above"]), below=list(src["below"]),
+                                   revealed=bool(src["revealed"]), shuffles=src["shuffles"], bought=bought))
+        self.ended, self.end_reason, self.winners = bool(s["ended"]), s["end_reason"], list(s["winners"])
+
+    # ------------------------------------------------------------------ small lookups
+    def row(self, uid: int) -> int:
+        """The design row (cards.csv) of a card uid."""
+        return self.comps.card_row[uid]
+
+    def card(self, uid: int) -> dict:
+        return self.cards[self.comps.card_row[uid]]
+
+    def card_row_by_name(self, name: str, where: str) -> int:
+        rows = [i for i, c in enumerate(self.cards) if c["name"] == name]
+        evolution = [i for i in rows if self.cards[i]["deck"] == "evolution"]
+        if not rows:
+            raise UserError(f"unknown card {name!r}", key=where)
+        return (evolution or rows)[0]
+
+    def cname(self, uid) -> str:
+        return "(empty)" if uid is None else self.card(uid)["name"]
+
+    def names(self, uids) -> str:
+        return ", ".join(self.cname(u) for u in uids) or "nothing"
+
+    def animal_name(self, seat: int) -> str:
+        return self.animals[self.seats[seat].animal]["name"]
+
+    def clockwise(self, start: int) -> list[int]:
+        """Every seat clockwise from `start` (itself first)."""
+        return [(start + i) % self.players for i in range(self.players)]
+
+    def others(self, seat: int) -> list[int]:
+        """The other seats, clockwise from seat + 1."""
+        return self.clockwise(seat + 1)[:-1]
+
+    def purchase_cost(self, slot: int) -> int:
+        return max(0, self.p["market_costs"][slot] - self.discount)
+
+    def market_pairs(self) -> list[tuple[int, int]]:
+        """Pairs (i, j), i < j, of occupied market slots, lexicographic."""
+        occupied = [i for i, uid in enumerate(self.market) if uid is not None]
+        return list(itertools.combinations(occupied, 2))
+
+    def hand_size(self) -> int:
+        """hand_size_fourth once the 4th Card token flipped in an earlier round, else hand_size."""
+        flipped_before = self.fourth_card and self.fourth_round < self.round
+        return self.p["hand_size_fourth"] if flipped_before else self.p["hand_size"]
+
+    def shuffle(self, uids, kind: int, *extra) -> list[int]:
+        return rng.shuffle_order(self.seed, self.game, rng.CHANCE, list(uids), kind, *extra)
+
+    # ------------------------------------------------------------------ the log
+    def say(self, text: str, seat: int | None = None) -> None:
+        """One readable log line: 'Round 3 · Actions · Mantis: takes 2 tokens (supply 30)'."""
+        if self.log is None:
+            return
+        where = "Setup" if self.phase == "setup" else f"Round {self.round} · {PHASE_TITLES[self.phase]}"
+        who = "" if seat is None else f" · {self.animal_name(seat)}"
+        self.log.append(f"{where}{who}: {text}")
+
+    def log_setup(self) -> None:
+        if self.log is None:
+            return
+        kinds = self.comps.pressure_kind
+        self.say("Pressure tokens (face down): "
+                 + ", ".join(f"space {t['space']} {kinds[t['token']]}" for t in self.pressure))
+        self.say(f"Market ({self.active_slots} open slots, slot 0 rightmost): "
+                 + " | ".join(f"{self.cname(u)} ({self.p['market_costs'][i]})"
+                              for i, u in enumerate(self.market[:self.active_slots])))
+        for s, seat in enumerate(self.seats):
+            self.say(f"seat {s}, deck {self.names(seat.deck)}; {seat.tokens} token(s)", s)
+        self.say(f"the Totem goes to {self.animal_name(self.totem)}; supply {self.supply}")
+
+    # ------------------------------------------------------------------ decisions
+    def decide(self, kind: str, seat: int, options: list, **info):
+        """Ask seat's bot one decision; count it as the seat's d-th of this round."""
+        key = (self.round, seat)
+        d = self.decisions.get(key, 0)
+        self.decisions[key] = d + 1
+        decision = Decision(kind, options, seat, self.round, d, info, self.seed, self.game)
+        index = self.bots[seat].choose(decision, self)
+        if not 0 <= index < len(options):
+            raise ValueError(f"bot of seat {seat} answered option {index} of {len(options)} for {kind}")
+        return options[index]
+
+    # ------------------------------------------------------------------ playing on
+    def play(self, until: str = "end") -> None:
+        """Play on from the current state: one actor's `turn`, the current `phase`, the
+        current `round`, or to the `end` of the game."""
+        if until not in UNTIL:
+            raise UserError(f"until must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
+        try:
+            if until == "end":
+                while not self.ended:
+                    self.step_phase()
+            elif until == "round":
+                start = self.round
+                while not self.ended and self.round == start:
+                    self.step_phase()
+            elif until == "phase":
+                if not self.ended:
+                    self.step_phase()
+            else:
+                while not self.ended and not self.step_turn_or_phase():
+                    pass
+        except GameOver:
+            pass
+
+    def step_phase(self) -> None:
+        """Play the whole current phase (phase 3: every actor still to act)."""
+        if self.phase == "play":
+            self.play_cards()
+        elif self.phase == "order":
+            self.turn_order()
+        elif self.phase == "actions":
+            self.actions()
+        else:
+            self.new_market()
+
+    def step_turn_or_phase(self) -> bool:
+        """One actor's turn if one is due, else the current phase. True if a turn ran."""
+        if self.phase == "actions" and self.turn < len(self.order):
+            self.take_turn()
+            return True
+        self.step_phase()
+        return False
+
+    # ------------------------------------------------------------------ phase 1
+    def play_cards(self) -> None:
+        """Phase 1: every animal draws its hand (seat order), then every animal places it."""
+        size = self.hand_size()
+        self.say(f"hands of {size} cards; pawns "
+                 + ", ".join(f"{self.animal_name(s)} {seat.position}" for s, seat in enumerate(self.seats))
+                 + f"; Totem: {self.animal_name(self.totem)}")
+        for s, seat in enumerate(self.seats):
+            if not (seat.hand or seat.above or seat.below):
+                self.draw_hand(s, size)
+        for s, seat in enumerate(self.seats):
+            if not (seat.above or seat.below):
+                self.place(s)
+        self.phase = "order"
+
+    def draw_hand(self, s: int, size: int) -> None:
+        """Draw `size` cards; an empty deck is rebuilt from the discards, then the Power fires."""
+        seat = self.seats[s]
+        reshuffled = False
+        while len(seat.hand) < size:
+            if not seat.deck:
+                if not seat.discard:
+                    self.say(f"deck and discards are empty: plays with {len(seat.hand)} card(s)", s)
+                    break
+                self.say(f"draws {self.names(seat.hand)} and its deck runs out", s)
+                self.reshuffle_own_deck(s)
+                reshuffled = True
+            seat.hand.append(seat.deck.pop(0))
+        self.say(f"hand {self.names(seat.hand)} ({len(seat.deck)} left in deck)", s)
+        if reshuffled:
+            self.power(s)
+
+    def reshuffle_own_deck(self, s: int) -> None:
+        seat = self.seats[s]
+        seat.shuffles += 1
+        seat.deck = self.shuffle(seat.discard, OWN_DECK_KIND, s, seat.shuffles)
+        seat.discard = []
+        self.say(f"shuffles its {len(seat.deck)} discards into a new deck (shuffle {seat.shuffles})", s)
+
+    def power(self, s: int) -> None:
+        """The animal's Power: it always fires after a reshuffle (contract section 9)."""
+        animal = self.animals[self.seats[s].animal]
+        self.say("Power: " + describe(animal["power"], animal["amount"], animal["target"]), s)
+        self.resolve_effect(s, animal["power"], animal["amount"], animal["target"])
+        self.end_check()
+
+    def place_options(self, size: int) -> list[tuple[int, ...]]:
+        """PLACE options: the sets of hand positions that go above (contract section 6)."""
+        p = self.p
+        k_lo = max(p["min_above"], size - p["max_below"], 0)
+        k_hi = min(p["max_above"], size - p["min_below"], size)
+        if k_lo > k_hi:  # too few cards for the minimums: drop them
+            k_lo, k_hi = max(0, size - p["max_below"]), min(p["max_above"], size)
+        return [c for k in range(k_lo, k_hi + 1) for c in itertools.combinations(range(size), k)]
+
+    def place(self, s: int) -> None:
+        seat = self.seats[s]
+        chosen = self.decide("PLACE", s, self.place_options(len(seat.hand)))
+        seat.above = [uid for i, uid in enumerate(seat.hand) if i in chosen]
+        seat.below = [uid for i, uid in enumerate(seat.hand) if i not in chosen]
+        seat.hand = []
+        self.say(f"places above: {self.names(seat.above)}; below: {self.names(seat.below)}", s)
+
+    # ------------------------------------------------------------------ phase 2
+    def strength(self, s: int) -> int:
+        return sum(self.card(uid)["strength"] for uid in self.seats[s].above)
+
+    def turn_order(self) -> None:
+        """Phase 2: Strength descending; ties from the Totem holder clockwise."""
+        strength = [self.strength(s) for s in range(self.players)]
+        self.order = sorted(range(self.players),
+                            key=lambda s: (-strength[s], (s - self.totem) % self.players))
+        self.say("Strength " + ", ".join(f"{self.animal_name(s)} {strength[s]}" for s in range(self.players))
+                 + f" (Totem: {self.animal_name(self.totem)}) -> order "
+                 + ", ".join(self.animal_name(s) for s in self.order))
+        self.phase, self.turn = "actions", 0
+
+    # ------------------------------------------------------------------ phase 3
+    def actions(self) -> None:
+        """Phase 3: every actor still to act takes its turn, in turn order."""
+        while self.turn < len(self.order):
+            self.take_turn()
+        self.phase = "market"
+
+    def take_turn(self) -> None:
+        """The five steps of one animal's actions."""
+        a = self.order[self.turn]
+        self.actor, self.discount, self.reveals = a, 0, 0
+        self.take_tokens(a)
+        self.reveal(a)
+        self.buy(a)
+        self.reserve(a)
+        self.pressure_step(a)
+        self.actor = None
+        self.turn += 1
+        if self.turn == len(self.order):
+            self.phase = "market"
+
+    def take_tokens(self, a: int) -> None:
+        """Step 1: tokens shown above, as far as the supply goes."""
+        seat = self.seats[a]
+        shown = sum(self.card(uid)["tokens"] for uid in seat.above)
+        taken = min(shown, self.supply)
+        self.supply -= taken
+        seat.tokens += taken
+        self.say(f"takes {taken} token(s) (cards above show {shown}; supply {self.supply}); "
+                 f"reserve {seat.tokens}", a)
+
+    def reveal(self, a: int) -> None:
+        """Step 2: reveal the cards below; Fury symbols, reactions, then the effects."""
+        seat = self.seats[a]
+        seat.revealed = True
+        self.say(f"reveals below: {self.names(seat.below)}", a)
+        fury = sum(self.card(uid)["fury"] for uid in seat.below)
+        if fury > 0:
+            self.say(f"{fury} Fury symbol(s)", a)
+            self.gain_fury(a, fury)
+            self.end_check()
+            self.reactions("other_fury", a, fury)
+        effects = [uid for uid in seat.below
+                   if self.card(uid)["trigger"] == "own_turn" and self.card(uid)["effect"] != "none"]
+        if len(effects) >= 2:
+            effects = list(self.decide("ORDER", a, list(itertools.permutations(effects))))
+            self.say(f"resolves in the order {self.names(effects)}", a)
+        for uid in effects:
+            self.activate_below(a, uid)
+
+    def activate_below(self, a: int, uid: int) -> None:
+        """One card below on its owner's turn (contract 5.2)."""
+        seat, card = self.seats[a], self.card(uid)
+        if uid not in seat.below:
+            return
+        if not self.condition_holds(a, card["condition"]):
+            self.say(f"{card['name']}: condition '{card['condition']}' not met, nothing happens", a)
+            return
+        if card["optional"] and self.decide("OPTIONAL", a, [0, 1], card=uid) == 0:
+            self.say(f"chooses not to activate {card['name']}", a)
+            return
+        self.say(f"activates {card['name']} ({describe_card(card)})", a)
+        self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        if card["discard"]:
+            seat.below.remove(uid)
+            if self.p["discard_symbol_to"] == "common":
+                self.evolution_discard.append(uid)
+                self.say(f"{card['name']} goes to the common discards", a)
+            else:
+                seat.discard.append(uid)
+                self.say(f"{card['name']} goes to its discards", a)
+        self.end_check()
+
+    def buy(self, a: int) -> None:
+        """Step 3: buy at most one market card; it goes on top of the deck; slide right."""
+        seat = self.seats[a]
+        options = [None] + [slot for slot, uid in enumerate(self.market)
+                            if uid is not None and self.purchase_cost(slot) <= seat.tokens]
+        slot = self.decide("BUY", a, options)
+        if slot is None:
+            self.say(f"buys nothing (reserve {seat.tokens})", a)
+            return
+        uid, cost = self.market[slot], self.purchase_cost(slot)
+        seat.tokens -= cost
+        self.supply += cost
+        seat.deck.insert(0, uid)
+        self.slide_market(slot)
+        seat.bought[self.row(uid)] += 1
+        self.say(f"buys {self.cname(uid)} from slot {slot} for {cost} (reserve {seat.tokens}, "
+                 f"supply {self.supply}); market now {self.market_text()}", a)
+        self.reactions("other_buy", a, 0)
+        self.end_check()
+
+    def slide_market(self, slot: int) -> None:
+        """The cards left of the bought one move one slot right; the leftmost empties."""
+        for j in range(slot + 1, len(self.market)):
+            self.market[j - 1] = self.market[j]
+        self.market[-1] = None
+
+    def market_text(self) -> str:
+        return " | ".join(self.cname(u) for u in self.market[:self.active_slots])
+
+    def reserve(self, a: int) -> None:
+        """Step 4: tokens over the reserve limit go back to the supply."""
+        seat = self.seats[a]
+        limit = self.animals[seat.animal]["reserve"]
+        excess = max(0, seat.tokens - limit)
+        if excess:
+            seat.tokens -= excess
+            self.supply += excess
+            self.say(f"reserve limit {limit}: returns {excess} token(s) (supply {self.supply})", a)
+
+    def pressure_step(self, a: int) -> None:
+        """Step 5: a face-down Pressure token on the pawn's space is revealed and activated."""
+        if self.reveals >= self.p["pressure_per_turn"]:
+            return
+        position = self.seats[a].position
+        token = next((t for t in self.pressure if t["space"] == position and not t["revealed"]), None)
+        if token is not None:
+            self.activate_pressure(a, token)
+            self.end_check()
+
+    # ------------------------------------------------------------------ phase 4
+    def new_market(self) -> None:
+        """Phase 4: played cards to own discards, market to the common discards, refill."""
+        for s, seat in enumerate(self.seats):
+            seat.discard.extend(seat.above + seat.below)
+            seat.above, seat.below, seat.revealed = [], [], False
+        self.evolution_discard.extend(uid for uid in self.market if uid is not None)
+        self.market = [None] * len(self.market)
+        for slot in range(self.active_slots):
+            self.market[slot] = self.draw_evolution()
+        self.say(f"played cards go to their owners' discards; the market is refilled: {self.market_text()}")
+        if self.round >= self.p["max_rounds"]:
+            self.ended, self.end_reason, self.winners = True, "stalled", []
+            self.say(f"round cap {self.p['max_rounds']} reached: the game ends with no winner")
+            return
+        self.round += 1
+        # A new round has no turn order until its phase 2: the state shows seat order.
+        self.phase, self.turn, self.order = "play", 0, list(range(self.players))
+
+    def draw_evolution(self):
+        """Top card of the Evolution deck; an empty deck is rebuilt from the common discards."""
+        if not self.evolution_deck:
+            if not self.evolution_discard:
+                return None
+            self.shuffles["evolution"] += 1
+            self.evolution_deck = self.shuffle(self.evolution_discard, EVOLUTION_KIND, self.shuffles["evolution"])
+            self.evolution_discard = []
+            self.say(f"the Evolution deck is rebuilt from the common discards "
+                     f"(shuffle {self.shuffles['evolution']})")
+        return self.evolution_deck.pop(0)
+
+    # ------------------------------------------------------------------ effects (5.1)
+    def condition_holds(self, a: int, condition: str) -> bool:
+        in_order = self.phase == "actions"  # this round's order exists from phase 2 on
+        return {"always": True,
+                "has_totem": a == self.totem,
+                "no_totem": a != self.totem,
+                "first": in_order and self.order[0] == a,
+                "last": in_order and self.order[-1] == a}[condition]
+
+    def choose_target(self, a: int, verb: str) -> int:
+        target = self.decide("TARGET", a, self.others(a), verb=verb)
+        self.say(f"chooses {self.animal_name(target)} as the target", a)
+        return target
+
+    def targets(self, a: int, target: str, verb: str) -> list[int]:
+        """The seats an effect touches, in the order it touches them."""
+        if target == "self":
+            return [a]
+        if target == "other":
+            return [self.choose_target(a, verb)]
+        if target == "self_and_other":
+            return [a, self.choose_target(a, verb)]
+        if target == "all":
+            return self.clockwise(a)
+        if target == "all_others":
+            return self.others(a)
+        if self.phase != "actions" or a not in self.order:
+            return []
+        i = self.order.index(a)
+        return self.order[:i] if target == "before" else self.order[i + 1:]
+
+    def resolve_effect(self, a: int, verb: str, amount: int, target: str) -> None:
+        """Apply one effect for actor a to each of its targets (no end check here)."""
+        for t in self.targets(a, target, verb):
+            self.apply(a, verb, amount, t)
+
+    def apply(self, a: int, verb: str, n: int, t: int) -> None:
+        """One verb, actor a, target t."""
+        seat = self.seats[t]
+        if verb == "gain_points":
+            self.move_pawn(t, n)
+        elif verb == "lose_points":
+            self.move_pawn(t, -n)
+        elif verb == "gain_tokens":
+            got = min(n, self.supply)
+            self.supply -= got
+            seat.tokens += got
+            self.say(f"gains {got} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
+        elif verb == "lose_tokens":
+            lost = min(n, seat.tokens)
+            seat.tokens -= lost
+            self.supply += lost
+            self.say(f"loses {lost} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
+        elif verb == "steal_tokens":
+            stolen = min(n, seat.tokens)
+            seat.tokens -= stolen
+            self.seats[a].tokens += stolen
+            self.say(f"steals {stolen} token(s) from {self.animal_name(t)} (reserve {self.seats[a].tokens})", a)
+        elif verb in ("gain_fury", "copy_fury"):
+            self.gain_fury(t, n)
+        elif verb == "lose_fury":
+            seat.fury = max(0, seat.fury - n)
+            self.say(f"loses {n} Fury (Fury {seat.fury})", t)
+        elif verb == "swap_market":
+            self.swap_market(a)
+        elif verb == "discount":
+            self.discount += n
+            self.say(f"its purchase this turn costs {self.discount} less", a)
+        elif verb == "reveal_pressure":
+            self.reveal_pressure(a)
+        elif verb == "draw_event":
+            self.draw_event(a)
+        elif verb == "take_totem":
+            self.totem = a
+            self.say("takes the Totem", a)
+
+    def move_pawn(self, t: int, delta: int) -> None:
+        """Points: the pawn moves, never below 0 nor past the last space."""
+        seat = self.seats[t]
+        seat.position = min(max(seat.position + delta, 0), self.p["track_length"])
+        self.say(f"{'gains' if delta >= 0 else 'loses'} {abs(delta)} Evolution point(s) "
+                 f"(pawn on {seat.position})", t)
+        self.check_fourth_card()
+
+    def gain_fury(self, t: int, n: int) -> None:
+        """Fury climbs its track; passing the top returns it to 0 and scores points."""
+        seat = self.seats[t]
+        total = seat.fury + n
+        laps, seat.fury = divmod(total, self.p["fury_max"] + 1)
+        self.say(f"gains {n} Fury (Fury {seat.fury})", t)
+        if laps:
+            self.move_pawn(t, laps * self.p["fury_overflow_points"])
+
+    def check_fourth_card(self) -> None:
+        """The first pawn on or past the 4th Card space flips the token (4 cards next round)."""
+        if not self.fourth_card and any(s.position >= self.p["fourth_card_space"] for s in self.seats):
+            self.fourth_card, self.fourth_round = True, self.round
+            self.say("the 4th Card token flips: 4 cards from the next round on")
+
+    def swap_market(self, a: int) -> None:
+        pairs = self.market_pairs()
+        if not pairs:
+            self.say("fewer than 2 market cards: nothing to swap", a)
+            return
+        i, j = self.decide("SWAP_MARKET", a, pairs)
+        self.market[i], self.market[j] = self.market[j], self.market[i]
+        self.say(f"swaps market slots {i} and {j}: market now {self.market_text()}", a)
+
+    def end_check(self) -> None:
+        """Any pawn on the last space ends the game at once; all such pawns win."""
+        winners = [s for s, seat in enumerate(self.seats) if seat.position >= self.p["track_length"]]
+        if winners:
+            self.ended, self.end_reason, self.winners = True, "track", winners
+            self.say(f"{' and '.join(self.animal_name(s) for s in winners)} reach(es) the last space "
+                     f"({self.p['track_length']}): the game ends")
+            raise GameOver
+
+    # ------------------------------------------------------------------ Pressure and Events (5.3)
+    def reveal_pressure(self, a: int) -> None:
+        """The reveal_pressure verb: the next face-down token ahead of the pawn (own turn only)."""
+        if a != self.actor or self.reveals >= self.p["pressure_per_turn"]:
+            self.say("may not reveal a Pressure token now", a)
+            return
+        face_down = [t for t in self.pressure if not t["revealed"]]
+        ahead = [t for t in face_down if t["space"] >= self.seats[a].position]
+        if not face_down:
+            self.say("no face-down Pressure token left", a)
+            return
+        self.activate_pressure(a, min(ahead or face_down, key=lambda t: t["space"]))
+
+    def activate_pressure(self, a: int, token: dict) -> None:
+        token["revealed"] = True
+        self.reveals += 1
+        kind = self.comps.pressure_kind[token["token"]]
+        self.say(f"reveals the Pressure token on space {token['space']}: {kind}", a)
+        if kind == "meteor":
+            self.draw_event(a)
+        elif kind == "totem_or_fury":
+            if self.decide("TOTEM_OR_FURY", a, [0, 1]) == 0:
+                self.totem = a
+                self.say("takes the Totem", a)
+            else:
+                self.gain_fury(a, TOTEM_OR_FURY_GAIN)
+        else:
+            self.swap_above(a)
+
+    def swap_above(self, a: int) -> None:
+        own = self.seats[a].above
+        options = [(i, other, j) for i in range(len(own)) for other in self.others(a)
+                   for j in range(len(self.seats[other].above))]
+        if not options:  # no card above on one side: nothing can change places
+            self.say("no cards above to swap", a)
+            return
+        i, other, j = self.decide("SWAP_ABOVE", a, options)
+        theirs = self.seats[other].above
+        self.say(f"swaps its {self.cname(own[i])} above with {self.animal_name(other)}'s "
+                 f"{self.cname(theirs[j])}", a)
+        own[i], theirs[j] = theirs[j], own[i]
+
+    def draw_event(self, a: int) -> None:
+        """Draw the top Event (rebuild the deck from its discards if needed), resolve, discard."""
+        if not self.event_deck:
+            if not self.event_discard:
+                self.say("no Event card left to draw", a)
+                return
+            self.shuffles["events"] += 1
+            self.event_deck = self.shuffle(self.event_discard, EVENTS_KIND, self.shuffles["events"])
+            self.event_discard = []
+            self.say(f"the Event deck is rebuilt from its discards (shuffle {self.shuffles['events']})")
+        uid = self.event_deck.pop(0)
+        self.resolve_event(a, uid)
+        self.event_discard.append(uid)
+
+    def resolve_event(self, a: int, uid: int) -> None:
+        """An Event: actor a; the Totem holder among the targets may ignore it."""
+        event = self.events[self.comps.event_row[uid]]
+        self.say(f"draws the Event {event['name']} ({describe_card(event)})", a)
+        if not self.condition_holds(a, event["condition"]):
+            self.say(f"{event['name']}: condition '{event['condition']}' not met, nothing happens", a)
+            return
+        targets = self.targets(a, event["target"], event["effect"])
+        holder = self.totem
+        if holder in targets:
+            if self.decide("IGNORE_EVENT", holder, [0, 1], verb=event["effect"], event=uid) == 1:
+                targets.remove(holder)
+                self.say(f"holds the Totem and ignores {event['name']}", holder)
+            else:
+                self.say(f"holds the Totem and lets {event['name']} apply", holder)
+        for t in targets:
+            self.apply(a, event["effect"], event["amount"], t)
+
+    # ------------------------------------------------------------------ reactions (5.4)
+    def reactions(self, trigger: str, x: int, amount: int) -> None:
+        """Advanced Genetics: other animals' cards below answer x's Fury symbols or purchase."""
+        for s in self.others(x):
+            seat = self.seats[s]
+            if seat.revealed and not self.p["reactions_after_own_turn"]:
+                continue
+            for uid in [u for u in seat.below if self.card(u)["trigger"] == trigger]:
+                if uid in seat.below:
+                    self.react(s, uid, amount)
+
+    def react(self, s: int, uid: int, amount: int) -> None:
+        seat, card = self.seats[s], self.card(uid)
+        if card["optional"] and self.decide("REACT", s, [0, 1], card=uid) == 0:
+            self.say(f"does not react with {card['name']}", s)
+            return
+        self.say(f"reacts with {card['name']} ({describe_card(card)})", s)
+        if self.condition_holds(s, card["condition"]):
+            n = amount if card["effect"] == "copy_fury" else card["amount"]
+            self.resolve_effect(s, card["effect"], n, card["target"])
+        # The card text: "put this card in your discards".
+        seat.below.remove(uid)
+        seat.discard.append(uid)
+        self.end_check()
+
+    # ------------------------------------------------------------------ results
+    def outcome(self) -> dict:
+        """Contract section 8, as plain ints and lists."""
+        return {
+            "position": [s.position for s in self.seats],
+            "winner": [i in self.winners for i in range(self.players)],
+            "rounds": self.round,
+            "end_reason": END_REASONS[self.end_reason] if self.end_reason is not None else None,
+            "animal": [s.animal for s in self.seats],
+            "fury": [s.fury for s in self.seats],
+            "tokens": [s.tokens for s in self.seats],
+            "bought": [list(s.bought) for s in self.seats],
+            "fourth_round": self.fourth_round,
+        }
+
+    def to_state(self) -> dict:
+        """The game state in the contract's JSON form, cards by name (section 10)."""
+        s = {
+            "round": self.round, "phase": self.phase, "turn": self.turn, "order": list(self.order),
+            "fourth_card": self.fourth_card, "fourth_round": self.fourth_round,
+            "totem": self.totem, "supply": self.supply, "market": list(self.market),
+            "evolution_deck": list(self.evolution_deck), "evolution_discard": list(self.evolution_discard),
+            "event_deck": list(self.event_deck), "event_discard": list(self.event_discard),
+            "pressure": [dict(t) for t in self.pressure],
+            "shuffles": dict(self.shuffles),
+            "seats": [self.seat_state(seat) for seat in self.seats],
+            "ended": self.ended, "end_reason": self.end_reason, "winners": list(self.winners),
+        }
+        return state_io.to_names(self.rs, self.comps, s)
+
+    def seat_state(self, seat: Seat) -> dict:
+        return {"animal": seat.animal, "position": seat.position, "fury": seat.fury, "tokens": seat.tokens,
+                "deck": list(seat.deck), "discard": list(seat.discard), "hand": list(seat.hand),
+                "above": list(seat.above), "below": list(seat.below), "revealed": seat.revealed,
+                "shuffles": seat.shuffles,
+                "bought": {self.cards[r]["name"]: n for r, n in enumerate(seat.bought) if n}}
+
+
+# ---------------------------------------------------------------------- readable effects
+_VERB_TEXT = {
+    "gain_points": "gain {n} Evolution point(s)", "lose_points": "lose {n} Evolution point(s)",
+    "gain_tokens": "gain {n} token(s)", "lose_tokens": "lose {n} token(s)",
+    "steal_tokens": "steal up to {n} token(s)", "gain_fury": "gain {n} Fury", "lose_fury": "lose {n} Fury",
+    "copy_fury": "gain the same Fury", "swap_market": "swap 2 market cards",
+    "discount": "the purchase costs {n} less", "reveal_pressure": "reveal a Pressure token",
+    "draw_event": "draw and activate an Event", "take_totem": "take the Totem", "none": "no effect",
+}
+_TARGET_TEXT = {"self": "", "other": ", another animal", "all": ", every animal",
+                "all_others": ", every other animal", "before": ", each animal before it in turn order",
+                "after": ", each animal after it in turn order", "self_and_other": ", itself and another animal"}
+_CONDITION_TEXT = {"always": "", "has_totem": "if it has the Totem: ", "no_totem": "if it has no Totem: ",
+                   "first": "if first in turn order: ", "last": "if last in turn order: "}
+
+
+def describe(verb: str, amount: int, target: str, condition: str = "always") -> str:
+    """An effect in words, e.g. 'if it has the Totem: gain 1 Evolution point(s)'."""
+    return _CONDITION_TEXT[condition] + _VERB_TEXT[verb].format(n=amount) + _TARGET_TEXT[target]
+
+
+def describe_card(row: dict) -> str:
+    text = describe(row["effect"], row["amount"], row["target"], row["condition"])
+    if row.get("optional"):
+        text = "optional: " + text
+    if row.get("discard"):
+        text += ", then discard it"
+    return text
+
+
+# ---------------------------------------------------------------------- checks and API
+def _check_players(rs: Ruleset, players) -> None:
+    lo, hi = rs["players_min"], rs["players_max"]
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        raise UserError(f"players must be a whole number in {lo}..{hi}, got {players!r}", key="players")
+
+
+def _make_bots(rs: Ruleset, bots, players: int, choices) -> list:
+    if bots is None:
+        bots = ["script"] * players
+    if isinstance(bots, str):
+        bots = [bots] * players
+    bots = list(bots)
+    if len(bots) != players:
+        raise UserError(f"needs one bot name per seat ({players}), got {len(bots)}: {bots}", key="bots")
+    choices = {int(k): v for k, v in (choices or {}).items()}
+    return [make_bot(name, rs, seat, choices.get(seat)) for seat, name in enumerate(bots)]
+
+
+def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> dict:
+    """Play game `game` of run `seed` from set-up to the end; return its outcome.
+
+    `bots`: one name per seat (random, greedy). `animals`: None (all random) or one
+    animal name (or None for random) per seat. `log`: a list that receives readable lines.
+    Outcome fields (contract section 8): position, winner, rounds, end_reason (0 track,
+    1 stalled), animal, fury, tokens, bought (P lists, one count per cards.csv row),
+    fourth_round.
+    """
+    g = Game.new(ruleset, players, bots, seed, game, animals, log)
+    g.play("end")
+    return g.outcome()
+
+
+def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, choices=None,
+              log=None):
+    """Load a game state (cards by name), play on `until` "turn", "phase", "round" or "end",
+    and return (the new state, cards by name; the outcome if the game has ended, else None).
+
+    `choices` = {seat: [{"kind": KIND, "option": i}, ...]} for seats played by `script`.
+    """
+    if until not in UNTIL:
+        raise UserError(f"until must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
+    g = Game.from_state(ruleset, state, bots, seed, game, choices, log)
+    g.play(until)
+    return g.to_state(), (g.outcome() if g.ended else None)
