@@ -1,0 +1,135 @@
+"""The notebook API: the command line's operations as functions returning DataFrames.
+
+    from experiments import api
+    run = api.sweep("experiments/configs/quick.toml", "runs/quick", jobs=2)
+    api.headline(run)                    # polars; api.headline(run, pandas=True) for pandas
+    api.entity_impact(run).head(10)
+    api.report(run, "runs/quick/report.html")
+
+Every metric function takes a Run (or a run folder path), returns one row per point (or
+per point and seat/faction/entity) with the point's labels joined on, and 95% intervals.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import polars as pl
+
+from reports import metrics as M
+
+from .config import SweepConfig, load_config
+from .grid import expand
+from .store import Run, open_run
+from .sweep import run_sweep
+
+__all__ = ["load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
+           "seat_win_rates", "faction_win_rates", "bot_win_rates", "balance", "game_length",
+           "length_histogram", "end_reasons", "score_margin", "entity_impact", "ablations",
+           "paired_difference", "report"]
+
+
+def _run(run: Run | str | Path) -> Run:
+    return run if isinstance(run, Run) else open_run(run)
+
+
+def _out(df: pl.DataFrame, pandas: bool):
+    return df.to_pandas() if pandas else df
+
+
+def _labelled(run: Run, df: pl.DataFrame) -> pl.DataFrame:
+    if "point" not in df.columns or df.height == 0:
+        return df
+    labels = run.point_frame().with_columns(pl.col("point").cast(pl.Int32))
+    keep = [c for c in labels.columns if c not in df.columns or c == "point"]
+    return df.with_columns(pl.col("point").cast(pl.Int32)).join(labels.select(keep), on="point", how="left")
+
+
+def plan(config: SweepConfig | str | Path, pandas: bool = False):
+    """The points a config expands to (checked, nothing run): index, labels, seed, ruleset hash."""
+    cfg = config if isinstance(config, SweepConfig) else load_config(config)
+    rows = [{"point": p.index, **p.labels, "seed": p.spec.seed, "ablated": p.ablated, "base": p.base,
+             "ruleset_hash": p.ruleset.hash} for p in expand(cfg)]
+    return _out(pl.DataFrame(rows, infer_schema_length=None), pandas)
+
+
+def sweep(config: SweepConfig | str | Path, out: str | Path, **options) -> Run:
+    """Run (or with resume=True finish) a sweep; options as run_sweep (jobs, backend, ...)."""
+    return open_run(run_sweep(config, out, **options))
+
+
+def points(run, pandas: bool = False):
+    """One row per point: its labels, seed, ablation and ruleset hash."""
+    return _out(_run(run).point_frame(), pandas)
+
+
+def games(run, points: Sequence[int] | None = None, pandas: bool = False):
+    """Per-game rows (with a `point` column)."""
+    return _out(_run(run).games(points), pandas)
+
+
+def tallies(run, points: Sequence[int] | None = None, pandas: bool = False):
+    """Per (point, seat, entity) acquisition tallies."""
+    return _out(_run(run).tallies(points), pandas)
+
+
+def _base_games(r: Run) -> pl.DataFrame:
+    base = [p["index"] for p in r.points if p.get("ablated") is None]
+    return r.games(base)
+
+
+def headline(run, pandas: bool = False):
+    """The report's headline table: balance, seat 0 rate, length, stalls, target share per point."""
+    r = _run(run)
+    return _out(_labelled(r, M.headline(_base_games(r), r.manifest.get("target_rounds"))), pandas)
+
+
+def _metric(fn):
+    def wrapped(run, pandas: bool = False):
+        r = _run(run)
+        return _out(_labelled(r, fn(_base_games(r))), pandas)
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+seat_win_rates = _metric(M.seat_win_rates)
+faction_win_rates = _metric(M.faction_win_rates)
+bot_win_rates = _metric(M.bot_win_rates)
+balance = _metric(M.balance)
+length_histogram = _metric(M.length_histogram)
+end_reasons = _metric(M.end_reasons)
+score_margin = _metric(M.score_margin)
+
+
+def game_length(run, pandas: bool = False):
+    """Rounds per game with CI, quantiles, completion/stall rates and the share inside target_rounds."""
+    r = _run(run)
+    return _out(_labelled(r, M.game_length(_base_games(r), r.manifest.get("target_rounds"))), pandas)
+
+
+def entity_impact(run, pandas: bool = False):
+    """Per (point, entity): win rate when acquired vs not, corrected interval, rank by bound."""
+    r = _run(run)
+    base = [p["index"] for p in r.points if p.get("ablated") is None]
+    return _out(_labelled(r, M.entity_impact(r.tallies(base), r.games(base), base)), pandas)
+
+
+def ablations(run, pandas: bool = False):
+    """Causal per-entity checks (entity removed/replaced, same games), paired intervals."""
+    r = _run(run)
+    return _out(M.ablation_effects(r.games(), r.points), pandas)
+
+
+def paired_difference(run, a: int, b: int, column: str = "s0_share") -> dict:
+    """Mean per-game difference of `column` between points b and a (same games), with a 95% interval."""
+    r = _run(run)
+    return M.paired_difference(r.games([a, b]), a, b, column)
+
+
+def report(run, out: str | Path | None = None) -> Path:
+    """Write the HTML report (default RUN/report.html); return its path."""
+    from reports.html import write_report
+    r = _run(run)
+    manifest = dict(r.manifest, _missing_chunks=len(r.missing()))
+    return write_report(manifest, r.games(), r.tallies(), out or r.path / "report.html")

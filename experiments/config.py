@@ -1,0 +1,324 @@
+"""Experiment configs: a TOML file -> a checked, fully resolved `SweepConfig`.
+
+A config names a ruleset, who plays, how many games per point, the run seed, and a grid
+of swept variables. Every mistake is a UserError naming the config file and the key
+(`grid[1].values[2]`, `ablation.entities[0]`, ...); nothing is run or written before the
+whole config (including every ruleset point it expands to) has been checked.
+
+    name = "fourth-card"            # optional, default: the file name
+    description = "..."
+    ruleset = "evolversi"           # required
+    variant = "default"
+    data = "my-cards/"              # optional designer data folder (relative to this file)
+    set = { track_length = 20 }     # base parameter overrides
+    edits = [ { table = "cards", where = { name = "Ali" }, set = { strength = 3 } } ]
+    players = [3, 4]                # one count or a list
+    bots = "greedy"                 # one bot for all seats, or one per seat
+    bot_permutations = false        # true: every distinct seat order of `bots`
+    factions = "random"             # or one per seat ("random" allowed per seat)
+    games = 2000                    # games per point
+    seed = 1
+    replicates = 1                  # >1: independent replicates, seeds from SeedSequence(seed).spawn
+    batch_size = 1000               # games per chunk (one parquet file each)
+    target_rounds = [8, 15]         # optional: the game length designers aim for
+
+    [[grid]]                        # axes expand in file order, the last one fastest
+    param = "fourth_card_space"     # a rule parameter ...
+    values = [2, 3, 4, 5]
+    [[grid]]
+    table = "cards"                 # ... or a card-table edit (copies = 0 removes a card)
+    where = { name = "Vampirismo" }
+    column = "tokens"
+    values = [1, 2, 3]
+    [[grid]]
+    variants = ["default", "advanced-genetics"]   # ... or named variants
+    [[grid]]
+    data = ["a/", "b/"]             # ... or whole data folders
+
+    [ablation]                      # causal per-entity checks, paired with the base points
+    entities = ["Vampirismo"]
+    set = { copies = 0 }            # default: remove; or e.g. { effect = "none", amount = 0 }
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcore.errors import UserError
+
+TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
+            "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
+            "target_rounds", "grid", "ablation"}
+AXIS_KINDS = ("param", "table", "variants", "data")
+AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "labels"}
+ABLATION_KEYS = {"entities", "table", "column", "set"}
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One swept variable: its kind, label, and the values it takes (in order)."""
+
+    name: str
+    kind: str                     # param | table | variants | data
+    values: tuple                 # parameter values, column values, variant names or folders
+    labels: tuple[str, ...]       # how each value is shown
+    target: str = ""              # param name, or table name for a table edit
+    where: dict = field(default_factory=dict)
+    column: str = ""
+
+
+@dataclass(frozen=True)
+class Ablation:
+    """Entities to remove (or replace) at every base point, paired game by game."""
+
+    entities: tuple[str, ...]
+    table: str
+    column: str
+    set: dict
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """A checked config; `resolved()` is the JSON form stored in the run's manifest."""
+
+    file: str
+    name: str
+    description: str
+    ruleset: str
+    variant: str
+    data: str | None
+    set: dict
+    edits: tuple
+    players: tuple[int, ...]
+    bots: tuple[str, ...]
+    bot_permutations: bool
+    factions: tuple | None
+    games: int
+    seed: int
+    replicates: int
+    batch_size: int
+    target_rounds: tuple[int, int] | None
+    grid: tuple[Axis, ...]
+    ablation: Ablation | None
+
+    def resolved(self) -> dict:
+        """Every setting with defaults filled in, JSON-ready (file paths absolute)."""
+        def axis(a: Axis) -> dict:
+            return {"name": a.name, "kind": a.kind, "values": list(a.values), "labels": list(a.labels),
+                    "target": a.target, "where": a.where, "column": a.column}
+        return {
+            "name": self.name, "description": self.description, "ruleset": self.ruleset,
+            "variant": self.variant, "data": self.data, "set": self.set, "edits": list(self.edits),
+            "players": list(self.players), "bots": list(self.bots), "bot_permutations": self.bot_permutations,
+            "factions": None if self.factions is None else list(self.factions), "games": self.games,
+            "seed": self.seed, "replicates": self.replicates, "batch_size": self.batch_size,
+            "target_rounds": None if self.target_rounds is None else list(self.target_rounds),
+            "grid": [axis(a) for a in self.grid],
+            "ablation": None if self.ablation is None else {
+                "entities": list(self.ablation.entities), "table": self.ablation.table,
+                "column": self.ablation.column, "set": self.ablation.set},
+        }
+
+    def digest(self) -> str:
+        """Hash of what decides the games played (not the name or description)."""
+        doc = {k: v for k, v in self.resolved().items() if k not in ("name", "description")}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class _Checker:
+    """Type checks that raise a UserError naming the config file and key."""
+
+    def __init__(self, file: str):
+        self.file = file
+
+    def fail(self, key: str, message: str):
+        raise UserError(message, file=self.file, key=key)
+
+    def unknown_keys(self, doc: dict, allowed: set, prefix: str = "") -> None:
+        bad = sorted(set(doc) - allowed)
+        if bad:
+            self.fail(prefix + bad[0], f"unknown key; expected some of: {', '.join(sorted(allowed))}")
+
+    def integer(self, key: str, value: Any, lo: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"must be a whole number, got {value!r}")
+        if lo is not None and value < lo:
+            self.fail(key, f"must be at least {lo}, got {value}")
+        return value
+
+    def text(self, key: str, value: Any) -> str:
+        if not isinstance(value, str):
+            self.fail(key, f"must be text, got {value!r}")
+        return value
+
+    def boolean(self, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            self.fail(key, f"must be true or false, got {value!r}")
+        return value
+
+    def table(self, key: str, value: Any) -> dict:
+        if not isinstance(value, dict):
+            self.fail(key, f"must be a table ({{ name = value, ... }}), got {value!r}")
+        return value
+
+    def values(self, key: str, value: Any) -> list:
+        if not isinstance(value, list):
+            self.fail(key, f"must be a list, got {value!r}")
+        if not value:
+            self.fail(key, "is empty: the grid would have no points; give at least one value")
+        return value
+
+    def text_list(self, key: str, value: Any) -> list[str]:
+        return [self.text(f"{key}[{i}]", v) for i, v in enumerate(self.values(key, value))]
+
+
+def _label(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def _relative(base: Path, folder: str) -> str:
+    p = Path(folder)
+    return str(p if p.is_absolute() else (base / p).resolve())
+
+
+def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
+    key = f"grid[{i}]"
+    doc = c.table(key, doc)
+    c.unknown_keys(doc, AXIS_KEYS, key + ".")
+    kinds = [k for k in AXIS_KINDS if k in doc]
+    if len(kinds) != 1:
+        c.fail(key, "each grid axis needs exactly one of: param (a rule parameter), table (a card-table "
+                    "edit), variants, data" + (f"; got {', '.join(kinds)}" if kinds else ""))
+    kind = kinds[0]
+    if kind == "param":
+        target = c.text(key + ".param", doc["param"])
+        values = c.values(key + ".values", doc.get("values"))
+        name = doc.get("name", target)
+        axis = Axis(name, kind, tuple(values), (), target=target)
+    elif kind == "table":
+        target = c.text(key + ".table", doc["table"])
+        where = c.table(key + ".where", doc.get("where", {}))
+        if not where:
+            c.fail(key + ".where", "a table axis needs `where` (which rows to change), e.g. { name = \"Ali\" }")
+        column = c.text(key + ".column", doc.get("column"))
+        values = c.values(key + ".values", doc.get("values"))
+        name = doc.get("name", f"{'/'.join(map(str, where.values()))}.{column}")
+        axis = Axis(name, kind, tuple(values), (), target=target, where=dict(where), column=column)
+    elif kind == "variants":
+        values = c.text_list(key + ".variants", doc["variants"])
+        axis = Axis(doc.get("name", "variant"), kind, tuple(values), ())
+    else:
+        values = c.text_list(key + ".data", doc["data"])
+        for j, v in enumerate(values):
+            if not Path(_relative(base, v)).is_dir():
+                c.fail(f"{key}.data[{j}]", f"data folder {v!r} does not exist")
+        axis = Axis(doc.get("name", "data"), kind, tuple(_relative(base, v) for v in values), (),)
+        values = [Path(v).name or v for v in values]
+    for extra in ("where", "column", "values") if kind in ("variants", "data") else ():
+        if extra in doc:
+            c.fail(f"{key}.{extra}", f"not used by a {kind} axis")
+    c.text(key + ".name", axis.name)
+    labels = doc.get("labels")
+    if labels is None:
+        labels = [_label(v) for v in values]
+    else:
+        labels = c.text_list(key + ".labels", labels)
+        if len(labels) != len(axis.values):
+            c.fail(key + ".labels", f"needs one label per value ({len(axis.values)}), got {len(labels)}")
+    return Axis(axis.name, axis.kind, axis.values, tuple(labels), axis.target, axis.where, axis.column)
+
+
+def _ablation(c: _Checker, doc: Any) -> Ablation | None:
+    if doc is None:
+        return None
+    doc = c.table("ablation", doc)
+    c.unknown_keys(doc, ABLATION_KEYS, "ablation.")
+    entities = c.text_list("ablation.entities", doc.get("entities"))
+    if len(set(entities)) != len(entities):
+        c.fail("ablation.entities", "names an entity twice")
+    change = c.table("ablation.set", doc.get("set", {"copies": 0}))
+    if not change:
+        c.fail("ablation.set", "must change at least one column, e.g. { copies = 0 }")
+    return Ablation(tuple(entities), c.text("ablation.table", doc.get("table", "cards")),
+                    c.text("ablation.column", doc.get("column", "name")), dict(change))
+
+
+def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
+    """Parse and type-check a config's TOML text (no ruleset checks: see grid.expand)."""
+    c = _Checker(file)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"is not valid TOML: {exc}", file=file) from None
+    c.unknown_keys(doc, TOP_KEYS)
+    if "ruleset" not in doc:
+        c.fail("ruleset", "missing: say which ruleset to play, e.g. ruleset = \"evolversi\"")
+    base = Path(file).resolve().parent
+    players = doc.get("players", 4)
+    players = [players] if isinstance(players, int) and not isinstance(players, bool) else c.values("players", players)
+    players = tuple(c.integer(f"players[{i}]" if len(players) > 1 else "players", p, 1)
+                    for i, p in enumerate(players))
+    if len(set(players)) != len(players):
+        c.fail("players", "lists a player count twice")
+    bots = doc.get("bots", [])
+    bots = (bots,) if isinstance(bots, str) else tuple(c.text_list("bots", bots) if bots != [] else [])
+    factions = doc.get("factions")
+    if isinstance(factions, str):
+        factions = (factions,)
+    elif factions is not None:
+        factions = tuple(c.text_list("factions", factions))
+    data = doc.get("data")
+    if data is not None:
+        data = _relative(base, c.text("data", data))
+        if not Path(data).is_dir():
+            c.fail("data", f"data folder {doc['data']!r} does not exist")
+    edits = doc.get("edits", [])
+    if not isinstance(edits, list):
+        c.fail("edits", "must be a list of { table, where, set } tables")
+    for i, e in enumerate(edits):
+        c.table(f"edits[{i}]", e)
+    target = doc.get("target_rounds")
+    if target is not None:
+        if not isinstance(target, list) or len(target) != 2:
+            c.fail("target_rounds", f"must be [shortest, longest] rounds, got {target!r}")
+        target = (c.integer("target_rounds[0]", target[0], 1), c.integer("target_rounds[1]", target[1], 1))
+        if target[0] > target[1]:
+            c.fail("target_rounds", "shortest must not exceed longest")
+    grid = doc.get("grid", [])
+    if not isinstance(grid, list):
+        c.fail("grid", "must be a list of [[grid]] axes")
+    axes = tuple(_axis(c, i, a, base) for i, a in enumerate(grid))
+    names = [a.name for a in axes]
+    if len(set(names)) != len(names):
+        c.fail("grid", f"two axes share the name {next(n for n in names if names.count(n) > 1)!r}; give one a `name`")
+    perm = c.boolean("bot_permutations", doc.get("bot_permutations", False))
+    if perm and len(bots) < 2:
+        c.fail("bot_permutations", "needs one bot per seat in `bots`")
+    return SweepConfig(
+        file=file, name=c.text("name", doc.get("name", Path(file).stem)),
+        description=c.text("description", doc.get("description", "")),
+        ruleset=c.text("ruleset", doc["ruleset"]), variant=c.text("variant", doc.get("variant", "default")),
+        data=data, set=dict(c.table("set", doc.get("set", {}))), edits=tuple(edits), players=players,
+        bots=bots, bot_permutations=perm, factions=factions,
+        games=c.integer("games", doc.get("games", 1000), 1), seed=c.integer("seed", doc.get("seed", 0), 0),
+        replicates=c.integer("replicates", doc.get("replicates", 1), 1),
+        batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
+        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")))
+
+
+def load_config(path: str | Path) -> SweepConfig:
+    """Read and type-check a config file (UserError naming the file if it is missing)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError("no such config file", file=str(path)) from None
+    except (IsADirectoryError, UnicodeDecodeError):
+        raise UserError("is not a UTF-8 TOML file", file=str(path)) from None
+    return parse_config(text, str(path))

@@ -1,0 +1,241 @@
+"""The sweep runner: config -> points -> chunks -> workers -> one parquet file per chunk.
+
+Chunks fan out with joblib: local worker processes (loky), or a dask.distributed cluster
+through joblib's dask backend (a LocalCluster when no scheduler address is given). The
+main process writes every finished chunk atomically, so workers need no shared disk.
+A chunk's rows depend only on (point, start, stop) (per-game random streams), so the
+results are the same whatever the backend, the number of workers or the interruptions;
+`resume=True` plays only the chunks whose files are missing.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.metadata as _md
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+import polars as pl
+
+from simcore.errors import UserError
+from simcore.games import get_game
+from simcore.runner import RunSpec, chunk_bounds, games_frame, run_chunk, tallies_frame
+
+from . import store
+from .config import SweepConfig, load_config
+from .grid import Point, expand
+
+BACKENDS = ("loky", "dask")
+PACKAGES = ("balancelab", "numpy", "polars", "pandas", "pyarrow", "joblib", "dask", "distributed",
+            "matplotlib", "jinja2", "tqdm")
+
+
+def play_chunk(spec: RunSpec, start: int, stop: int, track: tuple[int, ...] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """run_chunk's rows, plus `s{i}_has_{id}` flags for the tracked entity ids (for ablations)."""
+    if not track:
+        return run_chunk(spec, start, stop)
+    game = get_game(spec.ruleset.game)
+    idx = np.arange(start, stop, dtype=np.int64)
+    out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
+                          None if spec.factions is None else list(spec.factions))
+    acquired = np.asarray(out["acquired"])                          # (B, P, E)
+    flags = {f"s{s}_has_{e}": acquired[:, s, e] > 0 for s in range(spec.players) for e in track}
+    return games_frame(spec, idx, out).with_columns(**flags), tallies_frame(spec, out)
+
+
+def _task(play: Callable, point: int, spec: RunSpec, start: int, stop: int, track: tuple[int, ...]):
+    games, tallies = play(spec, start, stop, track)
+    return point, start, stop, games, tallies
+
+
+# ----------------------------------------------------------------------------- manifest
+
+def versions() -> dict:
+    """Python and package versions (None for a package that is not installed)."""
+    out = {"python": sys.version.split()[0]}
+    for pkg in PACKAGES:
+        try:
+            out[pkg] = _md.version(pkg)
+        except _md.PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def git_revision() -> dict:
+    """The source revision and whether tracked files differ from it (read-only git calls)."""
+    here = Path(__file__).resolve().parent
+
+    def git(*args):
+        try:
+            return subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+    rev = git("rev-parse", "HEAD")
+    if rev is None or rev.returncode != 0:
+        return {"revision": None, "dirty": None}
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"revision": rev.stdout.strip(), "dirty": bool(status and status.stdout.strip())}
+
+
+def ruleset_record(rs) -> dict:
+    """What a report needs to know about a ruleset: every value and where it comes from."""
+    params = {n: {"value": list(p.value) if isinstance(p.value, tuple) else p.value, "source": p.source,
+                  "doc": p.doc} for n, p in rs.specs.items()}
+    tables = {}
+    for name, rows in rs.tables.items():
+        if rows and "source" in rows[0]:
+            key = "name" if "name" in rows[0] else next(iter(k for k in rows[0] if k != "_row"))
+            tables[name] = {"rows": len(rows),
+                            "by_source": {s: sum(r["source"] == s for r in rows) for s in ("rulebook", "inferred", "default")},
+                            "default_rows": [str(r[key]) for r in rows if r["source"] == "default"]}
+    return {"game": rs.game, "variant": rs.variant, "hash": rs.hash, "params": params,
+            "defaults_used": rs.defaults_used(), "tables": tables, "files": dict(rs.files),
+            "overrides": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rs.overrides.items()}}
+
+
+def reference_point(cfg: SweepConfig, points: list[Point]) -> int:
+    """The first base point that plays the config's own ruleset (no grid change), else point 0."""
+    rs = get_game(cfg.ruleset).data.load(cfg.variant, data_dir=cfg.data, overrides=cfg.set, edits=list(cfg.edits))
+    return next((p.index for p in points if p.ablated is None and p.ruleset.hash == rs.hash), 0)
+
+
+def build_manifest(cfg: SweepConfig, points: list[Point]) -> dict:
+    game = get_game(cfg.ruleset)
+    rulesets = {}
+    for p in points:
+        rulesets.setdefault(p.ruleset.hash, ruleset_record(p.ruleset))
+    return {
+        "format": 1, "kind": "balancelab sweep", "status": "running",
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "config_file": str(Path(cfg.file).resolve()), "config_digest": cfg.digest(), "config": cfg.resolved(),
+        "ruleset": cfg.ruleset, "faction_label": game.faction_label, "score_label": game.score_label,
+        "entity_kind": game.entity_kind, "end_reasons": list(game.end_reasons),
+        "games_per_point": cfg.games, "batch_size": cfg.batch_size, "target_rounds": cfg.resolved()["target_rounds"],
+        "reference_point": reference_point(cfg, points), "points": [p.describe() for p in points],
+        "chunks": [chunk_bounds(0, cfg.games, cfg.batch_size) for _ in points],
+        "rulesets": rulesets, "versions": versions(), "git": git_revision(), "sessions": [],
+    }
+
+
+def _write_ruleset_data(out: Path, points: list[Point]) -> None:
+    for p in points:
+        path = out / "rulesets" / f"{p.ruleset.hash}.json"
+        if not path.exists():
+            rs = p.ruleset
+            store.write_json(path, {"game": rs.game, "variant": rs.variant, "params": dict(rs.params),
+                                    "tables": {k: [{c: v for c, v in r.items()} for r in rows]
+                                               for k, rows in rs.tables.items()}})
+
+
+# ----------------------------------------------------------------------------- running
+
+def _check_options(jobs, backend, scheduler) -> None:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise UserError(f"must be at least 1, got {jobs!r}", key="--jobs")
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; choose loky or dask", key="--backend")
+    if scheduler is not None and backend != "dask":
+        raise UserError("a scheduler address needs --backend dask", key="--scheduler")
+
+
+def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
+    """Check the run folder; return the manifest to use (the old one when resuming)."""
+    if out.exists() and not out.is_dir():
+        raise UserError("exists and is not a folder", file=str(out))
+    has_manifest = (out / store.MANIFEST).exists()
+    if not resume:
+        if out.exists() and any(out.iterdir()):
+            hint = "; add --resume to finish it" if has_manifest else ""
+            raise UserError(f"output folder is not empty{hint}, or choose another --out", file=str(out))
+        return manifest
+    if not has_manifest:
+        if out.exists() and any(out.iterdir()):
+            raise UserError("cannot resume: the folder holds no sweep (no manifest.json)", file=str(out))
+        return manifest
+    old = store.read_manifest(out)
+    new_hashes = [p["ruleset_hash"] for p in manifest["points"]]
+    if old.get("config_digest") != manifest["config_digest"] or \
+            [p["ruleset_hash"] for p in old.get("points", [])] != new_hashes:
+        raise UserError("cannot resume: the folder holds a sweep of a different config or different data; "
+                        "use another --out", file=str(out))
+    old["status"] = "running"
+    return old
+
+
+def _dask_client(jobs: int, scheduler: str | None, processes: bool):
+    import logging
+    from distributed import Client, LocalCluster
+    if scheduler:
+        return Client(scheduler), None
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=processes,
+                           dashboard_address=None, silence_logs=logging.ERROR)
+    return Client(cluster), cluster
+
+
+def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+            dask_processes: bool = True, play: Callable = play_chunk) -> Iterator[tuple]:
+    """Run (point, spec, start, stop, track) tasks; yield (point, start, stop, games, tallies) as they finish."""
+    if not tasks:
+        return
+    if backend == "loky" and jobs == 1:
+        for t in tasks:
+            yield _task(play, *t)
+        return
+    from joblib import Parallel, delayed, parallel_config
+    calls = (delayed(_task)(play, *t) for t in tasks)
+    if backend == "loky":
+        yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(calls)
+        return
+    client, cluster = _dask_client(jobs, scheduler, dask_processes)
+    try:
+        with parallel_config(backend="dask"):
+            yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
+              scheduler: str | None = None, resume: bool = False, progress: bool = False,
+              dask_processes: bool = True, play: Callable = play_chunk) -> Path:
+    """Run (or finish, with resume=True) a sweep into the folder `out`; return its path.
+
+    Everything is checked before anything is written: a bad config, option or output
+    folder raises UserError and leaves the disk untouched.
+    """
+    cfg = config if isinstance(config, SweepConfig) else load_config(config)
+    _check_options(jobs, backend, scheduler)
+    points = expand(cfg)
+    out = Path(out)
+    manifest = _prepare_folder(out, build_manifest(cfg, points), resume)
+    out.mkdir(parents=True, exist_ok=True)
+    store.remove_partial(out)
+    if not (out / "config.toml").exists() and Path(cfg.file).is_file():
+        shutil.copyfile(cfg.file, out / "config.toml")
+    _write_ruleset_data(out, points)
+    store.write_json(out / store.MANIFEST, manifest)
+    run = store.Run(out)
+    todo = run.missing()
+    by_index = {p.index: p for p in points}
+    tasks = [(i, by_index[i].spec, a, b, by_index[i].track) for i, a, b in todo]
+    total = len(points) * cfg.games
+    left = sum(b - a for _, a, b in todo)
+    session = {"started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "jobs": jobs,
+               "backend": backend, "scheduler": scheduler, "chunks": len(tasks), "games": left}
+    t0 = time.perf_counter()
+    from tqdm import tqdm
+    with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=not progress,
+              file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar:
+        for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
+            store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
+            bar.update(b - a)
+    session["seconds"] = round(time.perf_counter() - t0, 3)
+    manifest["sessions"] = manifest.get("sessions", []) + [session]
+    manifest["status"] = "complete" if not run.missing() else "incomplete"
+    store.write_json(out / store.MANIFEST, manifest)
+    return out

@@ -1,0 +1,78 @@
+"""The `sweep` and `report` subcommands (registered by experiments/cli.py).
+
+    balancelab sweep CONFIG [--out DIR] [--jobs J] [--backend loky|dask] [--scheduler ADDRESS] [--resume]
+    balancelab report RUN_DIR [--out FILE]
+
+Handlers raise UserError for a user's mistake (the CLI prints one line, exit code 2) and
+return the exit code otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from simcore.errors import UserError
+
+from .config import load_config
+from .store import open_run
+from .sweep import BACKENDS, run_sweep
+
+
+def register(subparsers) -> None:
+    """Add the `sweep` and `report` subcommands to an argparse subparsers object."""
+    p = subparsers.add_parser("sweep", help="run an experiment config (a grid of variants) into a run folder",
+                              description="Run every point of an experiment config; each finished chunk of games "
+                                          "is one parquet file, so an interrupted sweep resumes with --resume.")
+    p.add_argument("config", metavar="CONFIG", help="experiment config (TOML), e.g. experiments/configs/quick.toml")
+    p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/<config name>)")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel workers (default 1)")
+    p.add_argument("--backend", choices=BACKENDS, default="loky",
+                   help="loky: local processes; dask: a dask.distributed cluster (default loky)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="dask scheduler address (with --backend dask; default: a local cluster)")
+    p.add_argument("--resume", action="store_true", help="finish an interrupted sweep in --out, skipping finished chunks")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_sweep)
+
+    p = subparsers.add_parser("report", help="write the HTML balance report of a sweep's run folder")
+    p.add_argument("run_dir", metavar="RUN_DIR")
+    p.add_argument("--out", default=None, metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
+    p.set_defaults(func=cmd_report)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    out = Path(args.out) if args.out else Path("runs") / cfg.name
+    t0 = time.perf_counter()
+    try:
+        run_sweep(cfg, out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
+                  progress=not args.quiet)
+    except KeyboardInterrupt:
+        print(f"balancelab: interrupted; finished chunks are kept: resume with "
+              f"`balancelab sweep {args.config} --out {out} --resume`", file=sys.stderr)
+        raise
+    run = open_run(out)
+    games = len(run.points) * run.manifest["games_per_point"]
+    print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({time.perf_counter() - t0:.1f} s)")
+    print(f"report: balancelab report {out}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from reports.html import write_report
+    run = open_run(args.run_dir)
+    missing = run.missing()
+    manifest = dict(run.manifest, _missing_chunks=len(missing))
+    games = run.games()
+    if games.height == 0:
+        raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(args.run_dir))
+    out = Path(args.out) if args.out else run.path / "report.html"
+    if out.exists() and out.is_dir():
+        raise UserError("is a folder; give a file name for the report", file=str(out))
+    write_report(manifest, games, run.tallies(), out)
+    if missing:
+        print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
+    print(f"wrote {out}")
+    return 0

@@ -1,0 +1,152 @@
+"""Plain-language findings from the metric frames: short sentences a designer can act on.
+
+Each finding is a dict {"level": "warn" | "info" | "ok", "text": ...}; "warn" means an
+interval excludes the fair or neutral value (something is probably off), "ok" means the
+data show no clear problem, "info" is context (what the numbers rest on).
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import polars as pl
+
+
+def pct(x: float, digits: int = 1) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:.{digits}f}%"
+
+
+def pp(x: float, digits: int = 1) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:+.{digits}f} pp"
+
+
+def ci(lo: float, hi: float, scale: float = 100, digits: int = 1, unit: str = "") -> str:
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (lo, hi)):
+        return "95% CI n/a"
+    return f"95% CI {lo * scale:.{digits}f} to {hi * scale:.{digits}f}{unit}"
+
+
+def _finding(level: str, text: str) -> dict:
+    return {"level": level, "text": text}
+
+
+def headline_findings(head: pl.DataFrame, seats: pl.DataFrame, factions: pl.DataFrame, point: int,
+                      where: str, faction_label: str, target: Sequence[int] | None) -> list[dict]:
+    """Balance, seat advantage, length and stalls at one point."""
+    out = []
+    h = head.filter(pl.col("point") == point).row(0, named=True)
+    fr = factions.filter(pl.col("point") == point).sort("win_rate", descending=True)
+    if fr.height >= 2 and not math.isnan(h["balance"]):
+        best, worst = fr.row(0, named=True), fr.row(fr.height - 1, named=True)
+        level = "warn" if h["balance_high"] < 0.9 else "info"
+        out.append(_finding(level, f"At {where}: balance {h['balance']:.2f} ({ci(h['balance_low'], h['balance_high'], 1, 2)}); "
+                                   f"{best['faction']} wins most often "
+                                   f"({pct(best['win_rate'])}), {worst['faction']} least ({pct(worst['win_rate'])})."))
+        for r in fr.iter_rows(named=True):
+            if r["ci_low"] > r["fair"] or r["ci_high"] < r["fair"]:
+                word = "above" if r["win_rate"] > r["fair"] else "below"
+                out.append(_finding("warn", f"{faction_label.capitalize()} {r['faction']}: wins {pct(r['win_rate'])} "
+                                            f"({ci(r['ci_low'], r['ci_high'], unit='%')}), {word} the fair "
+                                            f"{pct(r['fair'])}."))
+    st = seats.filter(pl.col("point") == point).sort("seat")
+    off = [r for r in st.iter_rows(named=True) if r["ci_low"] > r["fair"] or r["ci_high"] < r["fair"]]
+    for r in off:
+        out.append(_finding("warn", f"Seat {r['seat']} wins {pct(r['win_rate'])} ({ci(r['ci_low'], r['ci_high'], unit='%')}) "
+                                    f"against a fair {pct(r['fair'])}: a seat {'advantage' if r['advantage'] > 0 else 'disadvantage'} "
+                                    f"of {pp(r['advantage'])}."))
+    if st.height and not off:
+        out.append(_finding("ok", f"No seat's win rate differs clearly from the fair {pct(st['fair'][0])} "
+                                  f"(seat 0: {pct(st['win_rate'][0])}, {ci(st['ci_low'][0], st['ci_high'][0], unit='%')})."))
+    text = (f"Games last {h['mean_rounds']:.1f} rounds on average ({ci(h['ci_low'], h['ci_high'], 1, 1)}; "
+            f"10-90% range {h['p10']:.0f}-{h['p90']:.0f})")
+    if target is not None and "in_target" in h:
+        text += f"; {pct(h['in_target'])} fall inside the target of {target[0]}-{target[1]} rounds"
+    out.append(_finding("warn" if target is not None and h.get("in_target", 1) < 0.5 else "info", text + "."))
+    if h["stall_rate"] > 0:
+        out.append(_finding("warn" if h["stall_low"] > 0.01 else "info",
+                            f"{pct(h['stall_rate'], 2)} of games stall (hit the round cap without a winner; "
+                            f"{ci(h['stall_low'], h['stall_high'], digits=2, unit='%')})."))
+    return out
+
+
+def entity_findings(impact: pl.DataFrame, point: int, kind: str, limit: int = 5) -> list[dict]:
+    """The entities whose corrected interval excludes zero, strongest evidence first."""
+    df = impact.filter(pl.col("point") == point).sort("rank")
+    if df.height == 0:
+        return []
+    k = int(df["family"][0])
+    flagged = df.filter(pl.col("flagged"))
+    if flagged.height == 0:
+        return [_finding("ok", f"No {kind} clearly changes its buyer's win rate: all {k} intervals "
+                               "(corrected for the number of comparisons) include zero.")]
+    out = []
+    for r in flagged.head(limit).iter_rows(named=True):
+        word = "when acquired"
+        out.append(_finding("warn", f"{kind.capitalize()} {r['entity']}: {pp(r['effect'])} win rate {word} "
+                                    f"({pct(r['rate_with'])} vs {pct(r['rate_without'])}), "
+                                    f"{ci(r['ci_low'], r['ci_high'], unit=' pp')} (corrected for {k} comparisons; "
+                                    "an association: see the ablations for cause)."))
+    if flagged.height > limit:
+        out.append(_finding("info", f"{flagged.height - limit} more {kind}s have intervals excluding zero; see the table."))
+    return out
+
+
+def ablation_findings(ablation: pl.DataFrame, kind: str, describe) -> list[dict]:
+    """One sentence per causal check (entity removed or replaced, same games)."""
+    out = []
+    if ablation.height == 0:
+        return out
+    k = int(ablation["family"][0])
+    for r in ablation.sort("rank").iter_rows(named=True):
+        where = describe(r["base"])
+        if r["holders"] == 0:
+            out.append(_finding("info", f"{kind.capitalize()} {r['entity']} ({where}): nobody acquired it in the base "
+                                        "games, so its effect on acquirers cannot be measured."))
+            continue
+        if r["flagged"]:
+            verb = "helps" if r["effect"] > 0 else "hurts"
+            out.append(_finding("warn", f"{kind.capitalize()} {r['entity']} ({where}) {verb} whoever acquires it: "
+                                        f"{pp(r['effect'])} win rate against the same games without it "
+                                        f"({ci(r['ci_low'], r['ci_high'], unit=' pp')}, corrected for {k} checks; "
+                                        f"{r['holders']} acquisitions)."))
+        else:
+            out.append(_finding("ok", f"{kind.capitalize()} {r['entity']} ({where}): no clear causal effect on its "
+                                      f"acquirers ({pp(r['effect'])}, {ci(r['ci_low'], r['ci_high'], unit=' pp')})."))
+    return out
+
+
+def sweep_findings(head: pl.DataFrame, x: str, reference: int) -> list[dict]:
+    """Where balance peaks along the first swept variable, against the reference point."""
+    if x not in head.columns or head.height < 2:
+        return []
+    ref = head.filter(pl.col("point") == reference)
+    best = head.sort("balance", descending=True, nulls_last=True).row(0, named=True)
+    out = []
+    if ref.height:
+        r = ref.row(0, named=True)
+        clear = best["balance_low"] > r["balance_high"]
+        out.append(_finding("warn" if clear else "info",
+                            f"Along {x} (other settings as at the reference point), balance is highest at {x} = {best[x]} ({best['balance']:.2f}, "
+                            f"{ci(best['balance_low'], best['balance_high'], 1, 2)}) against {r['balance']:.2f} at the "
+                            f"reference {x} = {r[x]}" + ("; the intervals do not overlap." if clear else
+                                                          "; the intervals overlap, so this is not a clear gain.")))
+    lo, hi = head.sort("mean_rounds").row(0, named=True), head.sort("mean_rounds").row(head.height - 1, named=True)
+    out.append(_finding("info", f"Mean game length ranges from {lo['mean_rounds']:.1f} rounds ({x} = {lo[x]}) to "
+                                f"{hi['mean_rounds']:.1f} ({x} = {hi[x]})."))
+    return out
+
+
+def defaults_findings(rulesets: dict) -> list[dict]:
+    """Which values are our own defaults rather than rulebook facts."""
+    out = []
+    for h, rec in rulesets.items():
+        names = rec.get("defaults_used", [])
+        rows = {t: v["by_source"].get("default", 0) for t, v in rec.get("tables", {}).items()}
+        total = {t: v["rows"] for t, v in rec.get("tables", {}).items()}
+        parts = [f"{rows[t]} of {total[t]} {t} rows" for t in rows if rows[t]]
+        if names or parts:
+            out.append(_finding("info", f"Ruleset {rec['game']}/{rec['variant']} ({h}) rests on values that are our own "
+                                        f"defaults, not rulebook facts: parameters {', '.join(names) or 'none'}; "
+                                        f"{', '.join(parts) or 'no table rows'}. Plug in the real values when known."))
+            break
+    return out

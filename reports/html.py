@@ -1,0 +1,157 @@
+"""The balance report: one self-contained HTML file (figures embedded, no network needed).
+
+    render(manifest, games, tallies) -> str
+    write_report(manifest, games, tallies, out) -> Path
+
+`manifest` is a run folder's manifest.json (points, rulesets with value sources, config,
+versions, git revision); `games`/`tallies` are its frames with a `point` column. This
+module imports nothing from the rest of balancelab.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import jinja2
+import polars as pl
+
+from . import findings as F
+from . import metrics as M
+from . import plots
+
+TEMPLATES = Path(__file__).parent / "templates"
+MAX_POINT_FIGURES = 4
+
+
+def describe_point(point: dict) -> str:
+    """A short label: the swept values, player count and bots (bots shortened when all alike)."""
+    labels = dict(point["labels"])
+    bots = labels.pop("bots", "").split(",")
+    players = labels.pop("players", None)
+    ablation = labels.pop("ablation", None)
+    parts = [f"{k} = {v}" for k, v in labels.items()]
+    if players:
+        parts.append(f"{players} players")
+    if bots and bots[0]:
+        parts.append(f"{bots[0]} bots" if len(set(bots)) == 1 else "bots " + ",".join(bots))
+    if ablation:
+        parts.append(f"without {ablation}")
+    return ", ".join(parts)
+
+
+def _short_bots(text: str) -> str:
+    bots = str(text).split(",")
+    return bots[0] if len(set(bots)) == 1 else text
+
+
+def _num(x, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def _rows(df: pl.DataFrame) -> list[dict]:
+    return list(df.iter_rows(named=True))
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
+    env.filters.update(pct=F.pct, pp=F.pp, num=_num,
+                       sortkey=lambda x: "" if x is None or (isinstance(x, float) and math.isnan(x)) else x,
+                       tojson_pretty=lambda d: json.dumps(d, indent=2, default=str))
+    return env
+
+
+def _sweep_axis(manifest: dict, base_points: list[dict]) -> tuple[str | None, list[str]]:
+    """The first grid axis with more than one value, and the other labels that vary."""
+    axes = [a["name"] for a in manifest["config"].get("grid", [])]
+    varying = [k for k in base_points[0]["labels"]
+               if len({p["labels"].get(k) for p in base_points}) > 1] if base_points else []
+    x = next((a for a in axes if a in varying), None)
+    return x, [k for k in varying if k != x]
+
+
+def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame) -> dict:
+    """Every number, table, finding and figure of the report."""
+    points = manifest["points"]
+    kind, flabel = manifest.get("entity_kind", "entity"), manifest.get("faction_label", "faction")
+    target = manifest.get("target_rounds")
+    base = [p for p in points if p.get("ablated") is None]
+    base_ids = [p["index"] for p in base]
+    labels = {p["index"]: describe_point(p) for p in points}
+    reference = manifest.get("reference_point", base_ids[0] if base_ids else 0)
+    base_games = games.filter(pl.col("point").is_in(base_ids))
+    head = M.headline(base_games, target)
+    seats, factions = M.seat_win_rates(base_games), M.faction_win_rates(base_games)
+    bots = M.bot_win_rates(base_games)
+    impact = M.entity_impact(tallies, base_games, base_ids)
+    ablation = M.ablation_effects(games, points)
+    hist = M.length_histogram(base_games)
+    label_cols = pl.DataFrame([{"point": p["index"], **{k: str(v) for k, v in p["labels"].items()}} for p in base],
+                              infer_schema_length=None).with_columns(pl.col("point").cast(pl.Int32))
+    head = head.with_columns(pl.col("point").cast(pl.Int32)).join(label_cols, on="point", how="left")
+    if "bots" in head.columns:     # "greedy,greedy,greedy" -> "greedy"
+        head = head.with_columns(pl.col("bots").map_elements(_short_bots, return_dtype=pl.Utf8))
+    x, series = _sweep_axis(manifest, base)
+    figures = []
+    if x is not None:
+        figures.append({"title": f"Sweep over {x}", "src": plots.sweep_chart(head, x, series, target),
+                        "alt": f"balance, seat 0 win rate, mean rounds and stalls against {x}, with 95% bands"})
+    shown = [reference] + [i for i in base_ids if i != reference]
+    for i in shown[:MAX_POINT_FIGURES if len(base_ids) <= MAX_POINT_FIGURES else 1]:
+        figures.append({"title": f"Win rates: {labels[i]}",
+                        "src": plots.win_rate_chart(seats.filter(pl.col("point") == i),
+                                                    factions.filter(pl.col("point") == i), flabel),
+                        "alt": f"win rate per seat and per {flabel} with 95% intervals"})
+        figures.append({"title": f"Game length: {labels[i]}",
+                        "src": plots.length_chart(hist.filter(pl.col("point") == i), target),
+                        "alt": "histogram of game length in rounds"})
+    ref_impact = impact.filter(pl.col("point") == reference) if impact.height else impact
+    if ref_impact.height:
+        figures.append({"title": f"{kind.capitalize()} impact: {labels[reference]}",
+                        "src": plots.entity_chart(ref_impact, kind=kind),
+                        "alt": f"{kind} win-rate difference when acquired, with corrected 95% intervals"})
+    if ablation.height:
+        figures.append({"title": "Ablations (causal, paired)", "src": plots.ablation_chart(ablation, kind),
+                        "alt": f"effect of each {kind} on its acquirers, same games with and without it"})
+    found = F.headline_findings(head, seats, factions, reference, labels[reference], flabel, target)
+    found += F.entity_findings(impact, reference, kind)
+    found += F.ablation_findings(ablation, kind, lambda i: labels[i])
+    if x is not None:
+        ref_row = head.filter(pl.col("point") == reference)
+        same_series = head
+        for col in series:                  # compare along x with everything else as at the reference
+            same_series = same_series.filter(pl.col(col) == ref_row[col][0]) if ref_row.height else same_series
+        found += F.sweep_findings(same_series, x, reference)
+    found += F.defaults_findings(manifest.get("rulesets", {}))
+    return {
+        "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
+        "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,
+        "head": _rows(head.sort("point")), "seats": _rows(seats), "factions": _rows(factions), "bots": _rows(bots),
+        "impact": _rows(impact.sort(["point", "rank"])) if impact.height else [],
+        "ablation": _rows(ablation.sort("rank")) if ablation.height else [],
+        "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
+        "missing": manifest.get("_missing_chunks", 0),
+    }
+
+
+def render(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame) -> str:
+    """The report as one HTML string."""
+    return _environment().get_template("report.html.j2").render(**build_context(manifest, games, tallies))
+
+
+def write_report(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, out: str | Path) -> Path:
+    """Render and write the report atomically; return its path."""
+    out = Path(out)
+    html = render(manifest, games, tallies)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=out.name + ".tmp-", dir=out.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(html)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, out)
+    return out

@@ -1,0 +1,160 @@
+"""Figures for the balance report: matplotlib (Agg canvas, no pyplot state), PNG as base64.
+
+Each function takes metric frames (reports.metrics) and returns a `data:image/png;base64,`
+URI, ready for an <img src>, so the HTML file needs nothing from the network.
+"""
+from __future__ import annotations
+
+import base64
+import io
+from typing import Sequence
+
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+BLUE, RED, GREY, GREEN = "#1f77b4", "#d62728", "#7f7f7f", "#2ca02c"
+DPI = 96
+
+
+def _figure(width: float, height: float, ncols: int = 1):
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, axes
+
+
+def to_data_uri(fig: Figure) -> str:
+    """Render a figure to a base64 PNG data URI."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _errorbars(ax, labels, rate, lo, hi, fair=None, colour=BLUE, title="", ylabel="win rate"):
+    x = np.arange(len(labels))
+    rate, lo, hi = (np.asarray(v, dtype=float) for v in (rate, lo, hi))
+    ax.bar(x, rate, color=colour, alpha=0.75)
+    ax.errorbar(x, rate, yerr=[rate - lo, hi - rate], fmt="none", ecolor="black", capsize=4, lw=1)
+    if fair is not None:
+        ax.axhline(fair, color=GREY, ls="--", lw=1, label=f"fair share {fair:.0%}")
+        ax.legend(loc="upper right", fontsize=8)
+    ax.set_xticks(x, labels, rotation=30 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.set_ylim(0, max(0.05, float(np.nanmax(hi)) * 1.15) if len(hi) else 1)
+
+
+def win_rate_chart(seats: pl.DataFrame, factions: pl.DataFrame, faction_label: str = "faction",
+                   title: str = "") -> str:
+    """Win rate per seat and per faction, with 95% intervals and the fair share."""
+    fig, (a1, a2) = _figure(10, 3.6, 2)
+    fair = float(seats["fair"][0]) if seats.height else None
+    _errorbars(a1, [f"seat {s}" for s in seats["seat"]], seats["win_rate"], seats["ci_low"], seats["ci_high"],
+               fair, BLUE, "by seat (turn order at the table)")
+    _errorbars(a2, factions["faction"].to_list(), factions["win_rate"], factions["ci_low"], factions["ci_high"],
+               float(factions["fair"].mean()) if factions.height else None, GREEN, f"by {faction_label}")
+    if title:
+        fig.suptitle(title, fontsize=11)
+    return to_data_uri(fig)
+
+
+def length_chart(hist: pl.DataFrame, target: Sequence[int] | None = None, title: str = "") -> str:
+    """Histogram of game length in rounds, with the target band shaded."""
+    fig, (ax,) = _figure(7, 3.4)
+    ax.bar(hist["rounds"].to_numpy(), hist["share"].to_numpy(), width=0.85, color=BLUE, alpha=0.8)
+    if target is not None:
+        ax.axvspan(target[0] - 0.5, target[1] + 0.5, color=GREEN, alpha=0.12,
+                   label=f"target {target[0]}-{target[1]} rounds")
+        ax.legend(fontsize=8)
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("share of games")
+    ax.set_title(title or "game length", fontsize=10)
+    return to_data_uri(fig)
+
+
+def _numeric(labels: Sequence[str]) -> np.ndarray | None:
+    try:
+        return np.array([float(v) for v in labels])
+    except (TypeError, ValueError):
+        return None
+
+
+SWEEP_PANELS = (
+    ("balance", "balance_low", "balance_high", "balance (1 - largest win-rate gap)"),
+    ("seat0_rate", "seat0_low", "seat0_high", "seat 0 win rate"),
+    ("mean_rounds", "ci_low", "ci_high", "mean rounds"),
+    ("stall_rate", "stall_low", "stall_high", "stalled games"),
+)
+
+
+def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target: Sequence[int] | None = None) -> str:
+    """Headline metrics against one swept variable, one line per combination of `series`,
+    with 95% interval bands."""
+    panels = [p for p in SWEEP_PANELS if p[0] in table.columns]
+    fig, axes = _figure(3.4 * len(panels), 3.3, len(panels))
+    xs_all = list(dict.fromkeys(table[x].to_list()))
+    numeric = _numeric(xs_all)
+    groups = table.group_by(list(series), maintain_order=True) if series else [((), table)]
+    for key, grp in groups:
+        name = ", ".join(f"{s} {v}" for s, v in zip(series, key)) or None
+        pos = np.array([xs_all.index(v) for v in grp[x].to_list()])
+        xv = numeric[pos] if numeric is not None else pos.astype(float)
+        order = np.argsort(xv)
+        for ax, (col, lo, hi, label) in zip(axes, panels):
+            y, l, h = (grp[c].to_numpy().astype(float)[order] for c in (col, lo, hi))
+            line = ax.plot(xv[order], y, marker="o", ms=4, label=name)[0]
+            ax.fill_between(xv[order], l, h, color=line.get_color(), alpha=0.18)
+            ax.set_title(label, fontsize=10)
+            ax.set_xlabel(x)
+    for ax, (col, *_rest) in zip(axes, panels):
+        if numeric is None:
+            ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20)
+        if col == "seat0_rate" and "fair" in table.columns:
+            for f in sorted(set(table["fair"].drop_nulls().to_list())):
+                ax.axhline(f, color=GREY, ls="--", lw=0.8)
+        if col == "mean_rounds" and target is not None:
+            ax.axhspan(target[0], target[1], color=GREEN, alpha=0.08)
+    if series:
+        axes[0].legend(fontsize=8)
+    return to_data_uri(fig)
+
+
+def entity_chart(impact: pl.DataFrame, top: int = 15, kind: str = "card", title: str = "") -> str:
+    """The entities with the surest effects: win-rate difference (acquired - not) with the
+    comparison-corrected interval; entities whose interval excludes zero are highlighted."""
+    df = impact.sort("rank").head(top)
+    n = max(df.height, 1)
+    fig, (ax,) = _figure(8, 0.9 + 0.32 * n)
+    y = np.arange(df.height)[::-1]
+    eff = df["effect"].to_numpy() * 100
+    lo, hi = df["ci_low"].to_numpy() * 100, df["ci_high"].to_numpy() * 100
+    colours = [RED if f and e > 0 else (BLUE if f else GREY) for f, e in zip(df["flagged"].to_list(), eff)]
+    ax.barh(y, eff, color=colours, alpha=0.7)
+    ax.errorbar(eff, y, xerr=[eff - lo, hi - eff], fmt="none", ecolor="black", capsize=3, lw=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, df["entity"].to_list())
+    ax.set_xlabel(f"win rate when the {kind} was acquired minus when not (percentage points)")
+    ax.set_title(title or f"{kind} impact (ranked by the interval bound nearest zero)", fontsize=10)
+    return to_data_uri(fig)
+
+
+def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> str:
+    """Causal effect on the acquirers' win rate (paired by game), one bar per ablation."""
+    df = ablation.sort("rank")
+    labels = [f"{e} (point {b})" for e, b in zip(df["entity"].to_list(), df["base"].to_list())]
+    fig, (ax,) = _figure(8, 0.9 + 0.34 * max(df.height, 1))
+    y = np.arange(df.height)[::-1]
+    eff = np.nan_to_num(df["effect"].to_numpy().astype(float) * 100, nan=0.0)
+    lo = np.nan_to_num(df["ci_low"].to_numpy().astype(float) * 100, nan=0.0)
+    hi = np.nan_to_num(df["ci_high"].to_numpy().astype(float) * 100, nan=0.0)
+    ax.barh(y, eff, color=[RED if f else GREY for f in df["flagged"].to_list()], alpha=0.7)
+    ax.errorbar(eff, y, xerr=[np.maximum(eff - lo, 0), np.maximum(hi - eff, 0)], fmt="none", ecolor="black",
+                capsize=3, lw=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(f"acquirers' win rate with the {kind} minus without it, same games (pp)")
+    ax.set_title("causal check: the same games with the entity removed or replaced", fontsize=10)
+    return to_data_uri(fig)
+

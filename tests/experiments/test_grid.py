@@ -1,0 +1,78 @@
+"""Grid expansion: fixed order, common random numbers, replicate seeds, permutations, ablations."""
+from __future__ import annotations
+
+import numpy as np
+
+from experiments.config import load_config
+from experiments.grid import expand, replicate_seeds
+
+BASE = """
+ruleset = "evolversi"
+games = 10
+seed = 42
+"""
+
+
+def test_axes_expand_in_file_order_last_fastest(write_config):
+    path = write_config(BASE + """
+players = [3, 4]
+[[grid]]
+param = "fourth_card_space"
+values = [5, 3]
+[[grid]]
+table = "cards"
+where = { name = "Ali" }
+column = "strength"
+values = [1, 4]
+""")
+    points = expand(load_config(path))
+    order = [(p.labels["fourth_card_space"], p.labels["Ali.strength"], p.labels["players"]) for p in points]
+    assert order == [("5", "1", "3"), ("5", "1", "4"), ("5", "4", "3"), ("5", "4", "4"),
+                     ("3", "1", "3"), ("3", "1", "4"), ("3", "4", "3"), ("3", "4", "4")]
+    assert [p.index for p in points] == list(range(8))
+    assert {p.spec.seed for p in points} == {42}          # common random numbers: the same games
+    assert points[0].ruleset["fourth_card_space"] == 5
+    ali = next(r for r in points[2].ruleset.tables["cards"] if r["name"] == "Ali")
+    assert ali["strength"] == 4
+    assert len({p.ruleset.hash for p in points}) == 4
+
+
+def test_replicate_seeds_come_from_seed_sequence_spawn():
+    seeds = replicate_seeds(42, 4)
+    expected = [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1))
+                for c in np.random.SeedSequence(42).spawn(4)]
+    assert seeds == expected
+    assert len(set(seeds)) == 4
+    assert all(b - a != 1 for a, b in zip(seeds, seeds[1:]))
+    assert replicate_seeds(42, 1) == [42]
+
+
+def test_replicates_repeat_the_grid_with_independent_seeds(write_config):
+    points = expand(load_config(write_config(BASE + "replicates = 3\nplayers = 3\n")))
+    assert [p.replicate for p in points] == [0, 1, 2]
+    assert [p.spec.seed for p in points] == replicate_seeds(42, 3)
+
+
+def test_bot_permutations_cover_every_seat_order_once(write_config):
+    points = expand(load_config(write_config(BASE + "players = 3\nbots = ['greedy', 'random', 'random']\n"
+                                                     "bot_permutations = true\n")))
+    lineups = [p.spec.bots for p in points]
+    assert lineups == [("greedy", "random", "random"), ("random", "greedy", "random"),
+                       ("random", "random", "greedy")]
+
+
+def test_ablation_points_pair_with_their_base(write_config):
+    points = expand(load_config(write_config(BASE + """
+players = 4
+[[grid]]
+param = "fourth_card_space"
+values = [3, 4]
+[ablation]
+entities = ["Vampirismo", "Sonar"]
+""")))
+    base, abl = points[:2], points[2:]
+    assert [(p.base, p.ablated) for p in abl] == [(0, "Vampirismo"), (0, "Sonar"), (1, "Vampirismo"), (1, "Sonar")]
+    assert all(p.spec.seed == points[p.base].spec.seed for p in abl)
+    vamp = next(r for r in abl[0].ruleset.tables["cards"] if r["name"] == "Vampirismo")
+    assert vamp["copies"] == 0
+    assert set(base[0].tracked) == {"Vampirismo", "Sonar"} and base[0].track

@@ -1,0 +1,38 @@
+"""A small real sweep with a planted imbalance, shared by the report tests.
+
+Pelliccia (printed: no effect) is edited to "gain 4 Evolution points" - clearly too
+strong - and the config asks for its causal check (the same games with it blanked).
+"""
+from __future__ import annotations
+
+import pytest
+
+PLANTED = """
+name = "planted"
+description = "Pelliccia made clearly too strong (gain 4 points); the report must flag it."
+ruleset = "evolversi"
+players = 4
+games = 300
+seed = 3
+batch_size = 150
+target_rounds = [8, 15]
+edits = [ { table = "cards", where = { name = "Pelliccia" }, set = { effect = "gain_points", amount = 4 } } ]
+
+[[grid]]
+param = "fourth_card_space"
+values = [3, 4]
+
+[ablation]
+entities = ["Pelliccia", "Sonar"]
+set = { effect = "none", amount = 0 }
+"""
+
+
+@pytest.fixture(scope="session")
+def planted_run(tmp_path_factory):
+    from experiments.store import open_run
+    from experiments.sweep import run_sweep
+    folder = tmp_path_factory.mktemp("planted")
+    config = folder / "planted.toml"
+    config.write_text(PLANTED)
+    return open_run(run_sweep(config, folder / "run", jobs=1))
