@@ -106,12 +106,14 @@ def test_fourth_card_flips_when_a_pawn_reaches_its_space_and_hands_grow_next_rou
 
 
 def test_fourth_card_flipped_by_a_power_during_the_draw_waits_for_the_next_round():
-    # The Platypus reshuffles, its Power (+1 point) takes it to space 4: the Mantis, drawing
-    # after it in the same phase 1, still draws 3 cards.
+    # The Platypus reshuffles, its Power (here +1 point) takes it to space 4: the Mantis,
+    # drawing after it in the same phase 1, still draws 3 cards.
+    rs = GAME_DATA.load(edits=[{"table": "animals", "where": {"name": "Platypus"},
+                                "set": {"power": "gain_points", "amount": 1}}])
     state = {"round": 1, "phase": "play", "seats": [
         {"animal": "Platypus", "position": 3, "deck": [], "discard": ["Becco", "Veleno", "Uova", "Istinto"]},
         {"animal": "Mantis", "deck": ["Istinto", "Istinto", "Artigli", "Preghiera"]},
     ]}
-    after, _ = run_state(RS, state, ["greedy", "greedy"], 2, 0, "phase")
+    after, _ = run_state(rs, state, ["greedy", "greedy"], 2, 0, "phase")
     assert after["fourth_card"] is True and after["fourth_round"] == 1
     assert [len(s["above"]) + len(s["below"]) for s in after["seats"]] == [3, 3]

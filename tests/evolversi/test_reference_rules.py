@@ -29,12 +29,13 @@ def orca(**kw):
 
 # ---------------------------------------------------------------------- the end
 def test_pawns_reaching_the_last_space_together_share_the_win():
-    state = make_state([orca(position=19, below=["Meteorite"]), mantis(position=19)],
+    last = RS["track_length"]
+    state = make_state([orca(position=last - 1, below=["Meteorite"]), mantis(position=last - 1)],
                        totem=1, event_deck=["Radiazione Adattativa", "Extinction"])
     choices = {1: [{"kind": "IGNORE_EVENT", "option": 0}]}
     after, outcome = run_state(RS, state, None, 1, 0, "end", choices)
     assert outcome["winner"] == [True, True] and outcome["end_reason"] == 0
-    assert outcome["position"] == [20, 20] and outcome["rounds"] == 1
+    assert outcome["position"] == [last, last] and outcome["rounds"] == 1
     assert after["ended"] is True and after["winners"] == [0, 1] and after["end_reason"] == "track"
     # The game ends at once: no purchase, no discards; the Event went to its discards.
     assert after["seats"][0]["below"] == ["Meteorite"] and after["event_discard"] == ["Radiazione Adattativa"]

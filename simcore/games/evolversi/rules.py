@@ -144,7 +144,7 @@ class _Run:
                 raise UserError(f"seat {s} has no scripted choice left for its {kind} decision "
                                 f"({k} options)", key=f"choices.{s}")
             c = queue.pop(0)
-            if c.get("kind") != kind:
+            if str(c.get("kind", "")).upper() != kind.upper():
                 raise UserError(f"seat {s}: the next decision is {kind} ({k} options), the script "
                                 f"says {c.get('kind')!r}", key=f"choices.{s}")
             opt = c.get("option")
@@ -461,7 +461,7 @@ class _Run:
         st = self.st
         own = (st.actor[g] == a) & (st.reveals[g] < self.rs["pressure_per_turn"])
         g, a = g[own], a[own]
-        if len(g) == 0:
+        if len(g) == 0 or st.p_space.shape[1] == 0:   # no Pressure tokens in this game
             return
         space = st.p_space[g].astype(np.int64)
         face_down = (st.p_token[g] >= 0) & ~st.p_revealed[g]
