@@ -72,7 +72,27 @@ def cmd_report(args: argparse.Namespace) -> int:
     if out.exists() and out.is_dir():
         raise UserError("is a folder; give a file name for the report", file=str(out))
     write_report(manifest, games, run.tallies(), out)
+    print_balance_table(run)
     if missing:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
     print(f"wrote {out}")
     return 0
+
+
+def print_balance_table(run) -> None:
+    """The headline balance table of a run, one line per point (ablation points left out)."""
+    from experiments.api import headline, points
+    head = headline(run)
+    pts = points(run)
+    swept = [c for c in pts.columns if c not in ("point", "players", "bots", "ablated", "base", "seed",
+                                                 "ruleset_hash", "ablation")]
+    head = head.filter(head["ablated"].is_null()) if "ablated" in head.columns else head
+    label_w = max([len(", ".join(f"{c}={r[c]}" for c in swept)) for r in head.iter_rows(named=True)] + [5])
+    print()
+    print(f"{'point':<{label_w}}  {'games':>7}  {'rounds [95% CI]':>19}  {'balance [95% CI]':>20}  "
+          f"{'seat 0 wins':>11}  best / worst")
+    for r in head.iter_rows(named=True):
+        label = ", ".join(f"{c}={r[c]}" for c in swept) or "-"
+        print(f"{label:<{label_w}}  {r['games']:>7}  {r['mean_rounds']:>6.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+              f"  {r['balance']:>6.3f} [{r['balance_low']:.3f}, {r['balance_high']:.3f}]"
+              f"  {r['seat0_rate']:>11.3f}  {r['best']} / {r['worst']}")
