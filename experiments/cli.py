@@ -267,6 +267,18 @@ def cmd_bench(args) -> int:
             peak_kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             print(f"{name}: {n:,} games with {args.jobs} jobs in {wall:.1f} s wall "
                   f"({n / wall:,.0f} games/s); peak RSS: main {peak_self:.0f} MiB, largest worker {peak_kids:.0f} MiB")
+    if args.fanout:
+        from experiments.bench_sweep import bench_fanout
+        for name in names:
+            r = bench_fanout(games=args.fanout, jobs=args.jobs, batch_size=min(args.batch_size, 5_000),
+                             ruleset=name, players=args.players)
+            print(f"{name}: sweep fan-out, {r['games']:,} games in chunks of {r['batch_size']:,}")
+            print(f"  single run (run_chunk loop, 1 process) {r['loop_games_per_s']:>10,.0f} games/s")
+            print(f"  sweep, 1 worker                        {r['sweep_1_worker_games_per_s']:>10,.0f} games/s "
+                  f"(overhead {r['overhead_serial']:.1%})")
+            print(f"  sweep, {r['jobs']} workers ({r['backend']})             {r['sweep_games_per_s']:>10,.0f} games/s "
+                  f"(overhead against {r['jobs_used']}x the single run: {r['overhead']:.1%})")
+            rows.append({"fanout": r})
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0
@@ -435,6 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=int, default=0, metavar="N",
                    help="also run N games through the runner with --jobs workers; report wall time and peak memory")
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--fanout", type=int, default=0, metavar="N",
+                   help="also measure the sweep fan-out overhead on N games (sweep vs a single run)")
     p.add_argument("--json", default=None, metavar="FILE", help="also write the figures as JSON")
     p.set_defaults(func=cmd_bench)
 
