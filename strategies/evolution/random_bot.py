@@ -77,7 +77,5 @@ class RandomBot:
         return [(code, card, s, slot)]
 
     def batch_feed(self, E, st, g, c, opts, turn):
-        from simcore.games.evolution import rules as R
-        flat = opts.flat()
-        k = self._below(st, g, flat.sum(1), A.BOT_FEED, st.round[g], c, turn)
-        return R.decode(opts, R.kth_true(flat, k), st.P, st.S)
+        k = self._below(st, g, opts.forgo + opts.n_acts(), A.BOT_FEED, st.round[g], c, turn)
+        return opts.pick(k)

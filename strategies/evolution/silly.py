@@ -110,40 +110,45 @@ def batch_feed(E, st, g, c, opts):
     """The silly choice for each game (batch form of `feeding_choice`)."""
     from simcore.games.evolution import rules as R
     n, P, S = len(g), st.P, st.S
-    rows = np.arange(n)
     size = _size_key(st, g, c)
-    need = st.body[g, c].astype(np.int64) - st.fat[g, c]
-    kind = np.full(n, R.FORGO, np.int8)
-    s = np.zeros(n, np.int64)
-    q = np.zeros(n, np.int64)
-    d = np.zeros(n, np.int64)
+    ch = R.Choice.forgo(n)
+    decided = np.zeros(n, bool)
 
-    stores = opts.store.any(1)
-    s_store = np.argmax(np.where(opts.store, need * _K ** 4 + size, -1), axis=1)
-    vegs = opts.veg.any(1) & ~stores
-    s_veg = np.argmax(np.where(opts.veg, size, -1), axis=1)
-    others = np.arange(P)[None, :] != c[:, None]
-    att = opts.attack & others[:, None, :, None]
-    attackers = att.any(axis=(2, 3))
-    attacks = attackers.any(1) & ~stores & ~vegs
-    a = np.argmax(np.where(attackers, size, -1), axis=1)
-    targets = att[rows, a]                                           # (n, P, S)
-    tkey = ((st.pop[g].astype(np.int64) * _K + st.food[g]) * _K + st.body[g])
-    rel = (np.arange(P)[None, :] - c[:, None] - 1) % P               # turn order after c
-    order = rel[:, :, None] * S + np.arange(S)[None, None, :]
-    key = tkey * (P * S) + (P * S - 1 - order)
-    t = np.argmax(np.where(targets, key, -1).reshape(n, -1), axis=1)
+    stores = np.flatnonzero(opts.store.any(1))
+    if len(stores):
+        gs, cs = g[stores], c[stores]
+        need = st.body[gs, cs].astype(np.int64) - st.fat[gs, cs]
+        key = np.where(opts.store[stores], need * _K ** 4 + size[stores], -1)
+        ch.kind[stores], ch.s[stores] = R.STORE, np.argmax(key, axis=1)
+        decided[stores] = True
+    vegs = np.flatnonzero(opts.veg.any(1) & ~decided)
+    if len(vegs):
+        ch.kind[vegs] = R.VEG
+        ch.s[vegs] = np.argmax(np.where(opts.veg[vegs], size[vegs], -1), axis=1)
+        decided[vegs] = True
 
-    kind[stores], s[stores] = R.STORE, s_store[stores]
-    kind[vegs], s[vegs] = R.VEG, s_veg[vegs]
-    kind[attacks], s[attacks] = R.ATTACK, a[attacks]
-    q[attacks], d[attacks] = t[attacks] // S, t[attacks] % S
-    ch = R.Choice(kind=kind, s=s, q=q, d=d, negate=np.full(n, -1, np.int64))
-    fallback = ~stores & ~vegs & ~attacks & ~opts.forgo
-    if fallback.any():
-        first = R.decode(opts, np.argmax(opts.flat(), axis=1), P, S)
-        for f in ("kind", "s", "q", "d", "negate"):
-            getattr(ch, f)[fallback] = getattr(first, f)[fallback]
+    m = len(opts.arows)
+    if m:
+        others = np.arange(P)[None, :] != c[opts.arows][:, None]
+        att = opts.att & others[:, None, :, None]
+        attackers = att.any(axis=(2, 3))                              # (m, S)
+        go = np.flatnonzero(attackers.any(1) & ~decided[opts.arows])
+        if len(go):
+            rows = opts.arows[go]
+            gg, cc = g[rows], c[rows]
+            a = np.argmax(np.where(attackers[go], size[rows], -1), axis=1)
+            targets = att[go, a]                                      # (k, P, S)
+            tkey = ((st.pop[gg].astype(np.int64) * _K + st.food[gg]) * _K + st.body[gg])
+            rel = (np.arange(P)[None, :] - cc[:, None] - 1) % P       # turn order after c
+            order = rel[:, :, None] * S + np.arange(S)[None, None, :]
+            key = tkey * (P * S) + (P * S - 1 - order)
+            t = np.argmax(np.where(targets, key, -1).reshape(len(go), -1), axis=1)
+            ch.kind[rows], ch.s[rows] = R.ATTACK, a
+            ch.q[rows], ch.d[rows] = t // S, t % S
+            decided[rows] = True
+    fallback = np.flatnonzero(~decided & ~opts.forgo)
+    if len(fallback):
+        ch.put(fallback, opts.subset(fallback).pick(np.zeros(len(fallback), np.int64)))
     return ch
 
 
@@ -158,8 +163,9 @@ def batch_card_actions(st, g, c):
     from simcore.games.evolution import rules as R
     n = len(g)
     in_hand = st.loc[g] == c[:, None]
-    count = in_hand.sum(1)
-    rest = [np.where(count > k, R.kth_true(in_hand, np.full(n, k)), -1) for k in range(5)]
+    count = np.count_nonzero(in_hand, axis=1)
+    first = R.first_true(in_hand, 5)
+    rest = [first[:, k] for k in range(5)]
     new_slot = st.n_species[g, c].astype(np.int64)
     zero = np.zeros(n, np.int64)
 

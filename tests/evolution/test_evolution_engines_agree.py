@@ -11,10 +11,11 @@ import pytest
 from simcore.games.evolution import game, reference as ref
 from simcore.games.evolution.ruleset import rules_for
 from simcore.games.evolution.state import to_game
+from strategies.evolution.greedy import Greedy
 from strategies.evolution.random_bot import RandomBot
 from strategies.evolution.silly import Silly
 
-BOTS = {"silly": Silly(), "random": RandomBot()}
+BOTS = {"silly": Silly(), "random": RandomBot(), "greedy": Greedy()}
 
 
 def _position(g):
@@ -38,14 +39,14 @@ def _check(variant, players, bot_names, seed, games):
 # 2,000 games per player count: the North Star printings share them (bots mixed per seat).
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_north_star_engines_agree(players):
-    _check("default", players, ["random", "silly"], 11, np.arange(0, 1000))
-    _check("second-printing", players, ["silly", "random"], 11, np.arange(1000, 2000))
+    _check("default", players, ["random", "silly", "greedy"], 11, np.arange(0, 1000))
+    _check("second-printing", players, ["silly", "greedy", "random"], 11, np.arange(1000, 2000))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
 def test_cs4500_engines_agree(players):
-    _check("cs4500", players, ["silly"], 5, np.arange(0, 1000))
-    _check("cs4500", players, ["random", "silly"], 5, np.arange(1000, 2000))
+    _check("cs4500", players, ["silly", "greedy"], 5, np.arange(0, 1000))
+    _check("cs4500", players, ["random", "silly", "greedy"], 5, np.arange(1000, 2000))
 
 
 @pytest.mark.slow
@@ -54,4 +55,4 @@ def test_cs4500_engines_agree(players):
                          + [("cs4500", p) for p in range(3, 9)])
 def test_engines_agree_100k(variant, players):
     for start in range(0, 100_000, 5_000):
-        _check(variant, players, ["random", "silly"], 2024, np.arange(start, start + 5_000))
+        _check(variant, players, ["random", "silly", "greedy"], 2024, np.arange(start, start + 5_000))

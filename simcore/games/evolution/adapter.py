@@ -10,9 +10,10 @@ from .ruleset import GAME as GAME_DATA, compile_rules
 
 
 def _bot_objects(names):
+    from strategies.evolution.greedy import Greedy
     from strategies.evolution.random_bot import RandomBot
     from strategies.evolution.silly import Silly
-    table = {"silly": Silly, "random": RandomBot}
+    table = {"greedy": Greedy, "silly": Silly, "random": RandomBot}
     return [table[n]() for n in names]
 
 
@@ -20,8 +21,8 @@ class EvolutionGame:
     name = "evolution"
     title = "Evolution (North Star Games)"
     data = GAME_DATA
-    bots = ("random", "silly")
-    default_bot = "silly"
+    bots = ("greedy", "random", "silly")
+    default_bot = "greedy"
     faction_label = "seat"             # Evolution has no factions: every seat plays the same
     score_label = "score"
     entity_kind = "trait"

@@ -101,16 +101,18 @@ def play_round(E: R.Engine, st: State, g, bots) -> np.ndarray:
         return g
     first = st.first[g].astype(np.int64)
     foods = np.zeros((len(g), P), np.int64)
+    sv = R.narrow(st, R.width(st, g))         # bots read a view cut to the slots in use
     for k in range(P):
         c = (first + k) % P
-        card = _per_bot(bots, c, lambda bot, rows: bot.batch_food_card(E, st, g[rows], c[rows]))
+        card = _per_bot(bots, c, lambda bot, rows: bot.batch_food_card(E, sv, g[rows], c[rows]))
         has = card >= 0
         st.loc[g[has], card[has]] = FOOD_CARD
         foods[has, k] = E.cards.food[card[has]]
     for k in range(P):
         c = (first + k) % P
+        sv = R.narrow(st, R.width(st, g))
         acts = _actions_per_bot(bots, c,
-                                lambda bot, rows: bot.batch_play(E, st, g[rows], c[rows]))
+                                lambda bot, rows: bot.batch_play(E, sv, g[rows], c[rows]))
         for kind, card, s, slot in acts:
             R.play_action(E, st, g, c, kind, card, s, slot)
     R.add_food(E, st, g, foods)

@@ -5,10 +5,17 @@ seats, s/a/d: species slots), all of one length: feeding is turn by turn and eac
 at its own turn, so a step gathers its games, computes with named masks and scatters
 back. Loops run over seats, species slots, trait slots and card slots, never over games.
 The reference engine (reference.py) is the oracle these functions must match exactly.
+
+Speed habits (see PERFORMANCE.md): a phase works on `narrow(st, W)`, a view of the state
+cut to the W species slots in use; rare branches (attacks, Cooperation, Scavenger,
+Intelligence, extinction) run on `flatnonzero` subsets; the feeding loop drops games
+whose feeding is over.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -36,50 +43,74 @@ class Engine:
     def kind(self) -> np.ndarray:
         return self.cards.kind
 
-    @property
+    @cached_property
+    def kind_bits(self) -> np.ndarray:
+        """(N + 1,) int32: the trait bit of each card id; index -1 (empty slot) reads 0."""
+        return np.append(np.left_shift(1, self.cards.kind.astype(np.int32)), 0).astype(np.int32)
+
+    @cached_property
     def has_intelligence(self) -> bool:
         return bool((self.cards.kind == INTELLIGENCE).any())
 
 
 def bit(mask, trait: int) -> np.ndarray:
-    return ((mask >> trait) & 1).astype(bool)
+    return (mask & (1 << trait)) != 0
 
 
 def has(st: State, g, p, s, trait: int) -> np.ndarray:
     return bit(st.tmask[g, p, s], trait)
 
 
-# ---------------------------------------------------------------- species slots
+# ---------------------------------------------------------------- narrow views
 
 _SLOT_FIELDS = ("food", "body", "pop", "fat", "n_traits", "tmask", "traits")
 
 
+def narrow(st: State, W: int) -> State:
+    """A view of `st` with only species slots 0..W-1 (W >= every game's n_species).
+
+    Writes through the view change `st`; slots >= n_species are empty in both."""
+    W = max(1, min(int(W), st.S))
+    if W == st.S:
+        return st
+    return dataclasses.replace(st, **{f: getattr(st, f)[:, :, :W] for f in _SLOT_FIELDS})
+
+
+def width(st: State, g) -> int:
+    """Species slots in use by the games g (at least 1)."""
+    return max(1, int(st.n_species[g].max(initial=0)))
+
+
+# ---------------------------------------------------------------- species slots
+
 def remove_slot(st: State, g, p, s) -> None:
     """Delete species slot s of seat p (shift the boards to its right one slot left)."""
-    S = st.S
+    n = len(g)
+    if n == 0:
+        return
+    s = np.broadcast_to(np.asarray(s), (n,))
+    keep = np.arange(st.S)[None, :] < s[:, None]                  # (n, S)
     for name in _SLOT_FIELDS:
         arr = getattr(st, name)
-        for j in range(S - 1):
-            shift = j >= s
-            if arr.ndim == 4:
-                shift = shift[:, None]
-            arr[g, p, j] = np.where(shift, arr[g, p, j + 1], arr[g, p, j])
-        arr[g, p, S - 1] = -1 if name == "traits" else 0
+        row = arr[g, p]
+        shifted = np.empty_like(row)
+        shifted[:, :-1] = row[:, 1:]
+        shifted[:, -1] = -1 if name == "traits" else 0
+        k = keep if row.ndim == 2 else keep[:, :, None]
+        arr[g, p] = np.where(k, row, shifted)
     st.n_species[g, p] -= 1
 
 
 def new_species_at(E: Engine, st: State, g, p, left) -> None:
     """Add a new board at the right end, or (where `left`) at the left end."""
     r = E.rules
-    S = st.S
     n = st.n_species[g, p].astype(np.int64)
-    for name in _SLOT_FIELDS:
-        arr = getattr(st, name)
-        for j in range(S - 1, 0, -1):
-            shift = left
-            if arr.ndim == 4:
-                shift = shift[:, None]
-            arr[g, p, j] = np.where(shift, arr[g, p, j - 1], arr[g, p, j])
+    left = np.broadcast_to(np.asarray(left, bool), (len(g),))
+    if left.any():
+        lg, lp = g[left], p[left]
+        for name in _SLOT_FIELDS:
+            arr = getattr(st, name)
+            arr[lg, lp, 1:] = arr[lg, lp, :-1]
     slot = np.where(left, 0, n)
     for name, value in (("food", 0), ("body", r.new_species_body),
                         ("pop", r.new_species_population), ("fat", 0), ("n_traits", 0),
@@ -117,13 +148,16 @@ def _take_step(E: Engine, st: State, g, p, s, from_wh, meat, amount):
     n = np.maximum(np.minimum(np.minimum(amount, capacity(E, st, g, p, s, meat)), avail), 0)
     ate = n > 0
     _take(st, g, p, s, n, from_wh)
-    forages = ate & has(st, g, p, s, FORAGING) & (r.foraging_any_food | ~meat)
-    avail = np.where(from_wh, st.wh[g], BIG)
-    m = np.where(forages, np.maximum(np.minimum(np.minimum(r.foraging_extra, capacity(
-        E, st, g, p, s, meat)), avail), 0), 0)
-    _take(st, g, p, s, m, from_wh)
-    shares = (n + m) if r.cooperation_per_token else ate.astype(np.int32)
-    passes = ate & has(st, g, p, s, COOPERATION) & (s + 1 < st.n_species[g, p])
+    tm = st.tmask[g, p, s]
+    forages = ate & bit(tm, FORAGING) & (r.foraging_any_food | ~meat)
+    if forages.any():
+        avail = np.where(from_wh, st.wh[g], BIG)
+        m = np.where(forages, np.maximum(np.minimum(np.minimum(r.foraging_extra, capacity(
+            E, st, g, p, s, meat)), avail), 0), 0)
+        _take(st, g, p, s, m, from_wh)
+        n = n + m
+    shares = n if r.cooperation_per_token else ate.astype(np.int32)
+    passes = ate & bit(tm, COOPERATION) & (s + 1 < st.n_species[g, p])
     return ate, np.where(passes, shares, 0)
 
 
@@ -133,7 +167,17 @@ def feed(E: Engine, st: State, g, p, s, from_wh, meat, amount) -> np.ndarray:
     n = len(g)
     from_wh = np.broadcast_to(np.asarray(from_wh, bool), (n,))
     meat = np.broadcast_to(np.asarray(meat, bool), (n,))
+    s = np.broadcast_to(np.asarray(s), (n,))
     ate, shares = _take_step(E, st, g, p, s, from_wh, meat, amount)
+    i = np.flatnonzero(shares > 0)
+    if len(i):
+        _cooperate(E, st, g[i], p[i], s[i] + 1, from_wh[i], meat[i], shares[i])
+    return ate
+
+
+def _cooperate(E: Engine, st: State, g, p, first, from_wh, meat, shares) -> None:
+    """Pending takings of 1 food by right neighbours, depth first (a stack per game)."""
+    n = len(g)
     depth = st.S * (1 + E.rules.foraging_extra) + 2
     stack = np.zeros((n, depth), np.int64)
     top = np.zeros(n, np.int64)
@@ -145,9 +189,11 @@ def feed(E: Engine, st: State, g, p, s, from_wh, meat, amount) -> np.ndarray:
             stack[rows[m], top[m]] = slot[m]
             top[m] += 1
 
-    push(shares > 0, s + 1, shares)
-    while (top > 0).any():
+    push(shares > 0, first, shares)
+    while True:
         i = np.flatnonzero(top > 0)
+        if len(i) == 0:
+            return
         top[i] -= 1
         k = stack[i, top[i]]
         _, sh = _take_step(E, st, g[i], p[i], k, from_wh[i], meat[i], 1)
@@ -156,7 +202,6 @@ def feed(E: Engine, st: State, g, p, s, from_wh, meat, amount) -> np.ndarray:
         slot = np.zeros(n, np.int64)
         slot[i] = k + 1
         push(sub > 0, slot, sub)
-    return ate
 
 
 def store_fat(st: State, g, p, s) -> None:
@@ -199,9 +244,10 @@ def draw_to_hand(E: Engine, st: State, g, p, n, front: bool) -> None:
     for k in range(int(np.max(n, initial=0))):
         wants = k < n
         if E.rules.reshuffle_discards:
-            empty = wants & (st.deck_top[g] >= st.deck_len[g])
-            has_discards = (st.loc[g] == DISCARD).any(axis=1)
-            reshuffle(E, st, g[empty & has_discards])
+            empty = np.flatnonzero(wants & (st.deck_top[g] >= st.deck_len[g]))
+            if len(empty):
+                ge = g[empty]
+                reshuffle(E, st, ge[(st.loc[ge] == DISCARD).any(axis=1)])
         gets = wants & (st.deck_top[g] < st.deck_len[g])
         gg, pp = g[gets], p[gets]
         card = st.deck[gg, st.deck_top[gg]].astype(np.int64)
@@ -231,7 +277,8 @@ def lose_population(E: Engine, st: State, g, p, s) -> np.ndarray:
     st.bank_out[g] -= over.astype(np.int32)
     st.food[g, p, s] -= over.astype(np.int8)
     died = st.pop[g, p, s] <= 0
-    go_extinct(E, st, g[died], p[died], s[died])
+    if died.any():
+        go_extinct(E, st, g[died], p[died], s[died])
     return died
 
 
@@ -244,77 +291,224 @@ def discard_lowest(st: State, g, p) -> None:
 
 # ---------------------------------------------------------------- attack legality
 
+def _attack_blocks(E: Engine, st: State, g, c, a_tm, a_body, a_pop):
+    """Why attacks by attackers (m, A) (their trait masks, body, population) on every species
+    of every seat fail: {negatable trait: (m, A, P, S) bool}, and the size check that is
+    left when Hard Shell is negated (False unless the size rule is "always")."""
+    r = E.rules
+    S = st.S
+    a_tm = a_tm[:, :, None, None]
+    a_body = a_body.astype(np.int16)[:, :, None, None]
+    a_pop = a_pop.astype(np.int16)[:, :, None, None]
+    bonus = r.pack_hunting_bonus + (a_pop if r.pack_hunting_adds_population else 0)
+    a_size = a_body + np.where(bit(a_tm, PACK_HUNTING), bonus, 0)
+    dtm = st.tmask[g][:, None]                                     # (m, 1, P, S)
+    body = st.body[g].astype(np.int16)[:, None]
+    pop = st.pop[g].astype(np.int16)[:, None]
+    food = st.food[g][:, None]
+    right_exists = np.arange(1, S + 1) < st.n_species[g][:, None, :, None]
+
+    always = r.size_rule == "always"
+    hard = bit(dtm, HARD_SHELL)
+    need = body + r.size_margin
+    too_small = (hard | always) & (a_size < need + np.where(hard, r.hard_shell_bonus, 0))
+    plain = (a_size < need) if always else False
+    climbs = bit(dtm, CLIMBING) & ~bit(a_tm, CLIMBING)
+    burrowed = bit(dtm, BURROWING) & (food == pop)
+    herded = bit(dtm, HERDING) & ((pop >= a_pop) | (r.herding_needs_larger_body & (body >= a_body)))
+    wc = bit(dtm, WARNING_CALL)
+    near_wc = np.zeros_like(wc)
+    near_wc[..., 1:] = wc[..., :-1]
+    near_wc[..., :-1] |= wc[..., 1:] & right_exists[..., :-1]
+    warned = near_wc & ~bit(a_tm, AMBUSH)
+    right_body = np.full_like(body, -1)
+    right_body[..., :-1] = body[..., 1:]
+    symbiotic = bit(dtm, SYMBIOSIS) & right_exists & (right_body > body)
+    terms = {BURROWING: burrowed, CLIMBING: climbs, HARD_SHELL: too_small, HERDING: herded,
+             SYMBIOSIS: symbiotic, WARNING_CALL: warned}
+    return terms, plain
+
+
+def _blocked(terms: dict, plain, negate: int = -1):
+    """Some defence stops the attack (with trait `negate` ignored; -1: none)."""
+    out = plain if negate == HARD_SHELL else False
+    for t, term in terms.items():
+        if t != negate:
+            out = out | term
+    return out
+
+
+def _attack_targets(E: Engine, st: State, g, c, a) -> np.ndarray:
+    """(m, A, P, S): the species exist, are not the attacker and may be its targets by seat."""
+    P, S = st.P, st.S
+    slots = np.arange(S)
+    exists = slots < st.n_species[g][:, None, :, None]
+    own = np.arange(P)[None, None, :, None] == c[:, None, None, None]
+    is_self = own & (slots == a[:, :, None, None])
+    out = exists & ~is_self
+    if not E.rules.attack_own_species:
+        out &= ~own
+    return out
+
+
 def can_attack_all(E: Engine, st: State, g, c, a, negate: int = -1) -> np.ndarray:
     """(n, P, S): may species a of seat c attack each species of each seat?"""
-    r = E.rules
-    n, P, S = len(g), st.P, st.S
-    att_tm = st.tmask[g, c, a][:, None, None]
-    att_body = st.body[g, c, a].astype(np.int32)[:, None, None]
-    att_pop = st.pop[g, c, a].astype(np.int32)[:, None, None]
-    pack = bit(att_tm, PACK_HUNTING)
-    att_size = att_body + np.where(pack, r.pack_hunting_bonus
-                                   + (att_pop if r.pack_hunting_adds_population else 0), 0)
-    dtm_raw = st.tmask[g]
-    dtm = dtm_raw & ~(1 << negate) if negate >= 0 else dtm_raw
-    body = st.body[g].astype(np.int32)
-    slots = np.arange(S)[None, None, :]
-    n_sp = st.n_species[g][:, :, None]
-    exists = slots < n_sp
-    seat = np.arange(P)[None, :, None]
-    is_self = (seat == c[:, None, None]) & (slots == a[:, None, None])
-    own = seat == c[:, None, None]
+    a = np.broadcast_to(np.asarray(a), (len(g),))[:, None]
+    a_tm = st.tmask[g[:, None], c[:, None], a]
+    terms, plain = _attack_blocks(E, st, g, c, a_tm, st.body[g[:, None], c[:, None], a],
+                                  st.pop[g[:, None], c[:, None], a])
+    legal = (_attack_targets(E, st, g, c, a) & bit(a_tm, CARNIVORE)[:, :, None, None]
+             & ~_blocked(terms, plain, negate))
+    return legal[:, 0]
 
-    hard = bit(dtm, HARD_SHELL)
-    size_applies = hard | (r.size_rule == "always")
-    too_small = size_applies & (att_size < body + np.where(hard, r.hard_shell_bonus, 0) + r.size_margin)
-    climbs = bit(dtm, CLIMBING) & ~bit(att_tm, CLIMBING)
-    burrowed = bit(dtm, BURROWING) & (st.food[g] == st.pop[g])
-    pop = st.pop[g].astype(np.int32)
-    herded = bit(dtm, HERDING) & ((pop >= att_pop)
-                                  | (r.herding_needs_larger_body & (body >= att_body)))
-    wc = bit(dtm_raw, WARNING_CALL)
-    left_wc = np.zeros_like(wc)
-    left_wc[:, :, 1:] = wc[:, :, :-1]
-    right_exists = slots + 1 < n_sp
-    right_wc = np.zeros_like(wc)
-    right_wc[:, :, :-1] = wc[:, :, 1:]
-    right_wc &= right_exists
-    warned = (left_wc | right_wc) & (negate != WARNING_CALL) & ~bit(att_tm, AMBUSH)
-    right_body = np.full_like(body, -1)
-    right_body[:, :, :-1] = body[:, :, 1:]
-    symbiotic = bit(dtm, SYMBIOSIS) & right_exists & (right_body > body)
 
-    blocked = too_small | climbs | burrowed | herded | warned | symbiotic
-    legal = exists & bit(att_tm, CARNIVORE) & ~is_self & ~blocked
-    if not r.attack_own_species:
-        legal &= ~own
-    return legal
+def _attack_options(E: Engine, st: State, g, c, hungry, has_card):
+    """Attacks of every hungry carnivore (m, S): (legal, needs Intelligence, negated trait),
+    each (m, S, P, S). Computed for the A <= S hungry carnivores of each row only."""
+    m, S = hungry.shape
+    P = st.P
+    att = np.zeros((m, S, P, S), bool)
+    iatt = np.zeros_like(att)
+    neg = np.full(att.shape, -1, np.int8)
+    if m == 0:
+        return att, iatt, neg
+    A = int(np.count_nonzero(hungry, axis=1).max())
+    a = first_true(hungry, A)                                          # (m, A), -1 padding
+    valid = a >= 0
+    a = np.maximum(a, 0)
+    gg, cc = g[:, None], c[:, None]
+    a_tm = st.tmask[gg, cc, a]
+    terms, plain = _attack_blocks(E, st, g, c, a_tm, st.body[gg, cc, a], st.pop[gg, cc, a])
+    base = _attack_targets(E, st, g, c, a) & valid[:, :, None, None]
+    legal = base & ~_blocked(terms, plain)
+    vr, va = np.nonzero(valid)
+    av = a[vr, va]
+    att[vr, av] = legal[vr, va]
+    if E.has_intelligence:
+        smart = valid & has_card[:, None] & bit(a_tm, INTELLIGENCE)
+        srows = np.flatnonzero(smart.any(1))
+        if len(srows):
+            sub_terms = {t: (x[srows] if np.ndim(x) else x) for t, x in terms.items()}
+            sub_plain = plain[srows] if np.ndim(plain) else plain
+            sub_base = base[srows] & ~legal[srows]
+            sub_neg = np.full(sub_base.shape, -1, np.int8)
+            for t in NEGATABLE:
+                ok = sub_base & ~_blocked(sub_terms, sub_plain, t) & (sub_neg < 0)
+                sub_neg[ok] = t
+            usable = (sub_neg >= 0) & smart[srows][:, :, None, None]
+            i_s = np.zeros(legal.shape, bool)
+            n_s = np.full(legal.shape, -1, np.int8)
+            i_s[srows] = usable
+            n_s[srows] = np.where(usable, sub_neg, -1)
+            iatt[vr, av] = i_s[vr, va]
+            neg[vr, av] = n_s[vr, va]
+    return att, iatt, neg
 
 
 # ---------------------------------------------------------------- feeding options
 
-@dataclass
 class Options:
-    """Legal feeding options of the current seat of each game (n games)."""
+    """Legal feeding options of the current seat of each game (n games).
 
-    forgo: np.ndarray    # (n,) bool
-    veg: np.ndarray      # (n, S) bool
-    store: np.ndarray    # (n, S) bool
-    intel: np.ndarray    # (n, S) bool
-    attack: np.ndarray   # (n, S, P, S) bool  [attacker, target seat, target slot]
-    iattack: np.ndarray  # (n, S, P, S) bool  attack only with Intelligence
-    negate: np.ndarray   # (n, S, P, S) int8  trait Intelligence negates (-1 none)
+    forgo (n,) bool; veg, store, intel (n, S) bool. Attacks are kept for the rows that
+    have a hungry carnivore only: `arows` (m,) row numbers, `att` (m, S, P, S) bool
+    [attacker, target seat, target slot], `iatt` the same for attacks that need an
+    Intelligence discard, `neg` (m, S, P, S) int8 the trait it negates (-1 none).
+    `attack`, `iattack`, `negate` give the same as full (n, S, P, S) arrays.
+    """
+
+    def __init__(self, forgo, veg, store, intel, arows, att, iatt, neg):
+        self.forgo, self.veg, self.store, self.intel = forgo, veg, store, intel
+        self.arows, self.att, self.iatt, self.neg = arows, att, iatt, neg
+
+    @property
+    def n(self) -> int:
+        return len(self.forgo)
+
+    def _full(self, part, fill):
+        out = np.full((self.n,) + part.shape[1:], fill, part.dtype)
+        out[self.arows] = part
+        return out
+
+    @property
+    def attack(self) -> np.ndarray:
+        return self._full(self.att, False)
+
+    @property
+    def iattack(self) -> np.ndarray:
+        return self._full(self.iatt, False)
+
+    @property
+    def negate(self) -> np.ndarray:
+        return self._full(self.neg, -1)
 
     def flat(self) -> np.ndarray:
         """(n, K): the options in the reference engine's canonical order."""
-        n = len(self.forgo)
+        n = self.n
         return np.concatenate([self.forgo[:, None], self.veg, self.store, self.intel,
                                self.attack.reshape(n, -1), self.iattack.reshape(n, -1)], axis=1)
 
+    def n_attacks(self) -> np.ndarray:
+        """(n,) legal attacks (with or without Intelligence) of each row."""
+        out = np.zeros(self.n, np.int64)
+        m = len(self.arows)
+        if m:
+            out[self.arows] = (np.count_nonzero(self.att.reshape(m, -1), axis=1)
+                               + np.count_nonzero(self.iatt.reshape(m, -1), axis=1))
+        return out
+
     def n_acts(self) -> np.ndarray:
-        return (self.veg.sum(1) + self.store.sum(1) + self.intel.sum(1)
-                + self.attack.reshape(len(self.forgo), -1).sum(1)
-                + self.iattack.reshape(len(self.forgo), -1).sum(1))
+        """(n,) legal options other than forgoing (computed once)."""
+        if getattr(self, "_n_acts", None) is None:
+            acts = np.count_nonzero(self.veg, axis=1)
+            for part in (self.store, self.intel):
+                if part.any():
+                    acts += np.count_nonzero(part, axis=1)
+            if len(self.arows):
+                acts += self.n_attacks()
+            self._n_acts = acts
+        return self._n_acts
+
+    def subset(self, rows) -> "Options":
+        """The options of rows `rows` (increasing row numbers)."""
+        pos = np.full(self.n, -1, np.int64)
+        pos[self.arows] = np.arange(len(self.arows))
+        at = pos[rows]
+        keep = at >= 0
+        k = at[keep]
+        return Options(self.forgo[rows], self.veg[rows], self.store[rows], self.intel[rows],
+                       np.flatnonzero(keep), self.att[k], self.iatt[k], self.neg[k])
+
+    def pick(self, k) -> "Choice":
+        """The k-th (0-based) legal option of each row, in canonical order."""
+        n = self.n
+        S = self.veg.shape[1]
+        ch = Choice.forgo(n)
+        k = np.asarray(k, np.int64) - self.forgo
+        for code, mask in ((VEG, self.veg), (STORE, self.store), (INTEL, self.intel)):
+            cnt = np.count_nonzero(mask, axis=1)
+            here = np.flatnonzero((k >= 0) & (k < cnt))
+            if len(here):
+                ch.kind[here] = code
+                ch.s[here] = kth_true(mask[here], k[here])
+            k = k - cnt
+        m = len(self.arows)
+        if m:
+            ka = k[self.arows]
+            for part, smart in ((self.att, False), (self.iatt, True)):
+                flat = part.reshape(m, -1)
+                cnt = np.count_nonzero(flat, axis=1)
+                here = np.flatnonzero((ka >= 0) & (ka < cnt))
+                if len(here):
+                    j = kth_true(flat[here], ka[here])
+                    rows = self.arows[here]
+                    P = part.shape[2]
+                    a, q, d = j // (P * S), (j // S) % P, j % S
+                    ch.kind[rows], ch.s[rows], ch.q[rows], ch.d[rows] = ATTACK, a, q, d
+                    if smart:
+                        ch.negate[rows] = self.neg[here, a, q, d]
+                ka = ka - cnt
+        return ch
 
 
 @dataclass
@@ -327,6 +521,22 @@ class Choice:
     d: np.ndarray
     negate: np.ndarray
 
+    @staticmethod
+    def forgo(n: int) -> "Choice":
+        return Choice(kind=np.zeros(n, np.int8), s=np.zeros(n, np.int64),
+                      q=np.zeros(n, np.int64), d=np.zeros(n, np.int64),
+                      negate=np.full(n, -1, np.int64))
+
+    def subset(self, rows) -> "Choice":
+        return Choice(*(getattr(self, f)[rows] for f in _CHOICE_FIELDS))
+
+    def put(self, rows, other: "Choice") -> None:
+        for f in _CHOICE_FIELDS:
+            getattr(self, f)[rows] = getattr(other, f)
+
+
+_CHOICE_FIELDS = ("kind", "s", "q", "d", "negate")
+
 
 def hand_size(st: State, g, p) -> np.ndarray:
     return (st.loc[g] == p[:, None]).sum(axis=1)
@@ -334,43 +544,37 @@ def hand_size(st: State, g, p) -> np.ndarray:
 
 def feeding_options(E: Engine, st: State, g, c) -> Options:
     r = E.rules
-    n, P, S = len(g), st.P, st.S
-    slot_ok = np.arange(S)[None, :] < st.n_species[g, c][:, None]
+    n, S = len(g), st.S
     tm = st.tmask[g, c]
-    gg = np.repeat(g, S)
-    cc = np.repeat(c, S)
-    ss = np.tile(np.arange(S), n)
-    cap_plant = capacity(E, st, gg, cc, ss, np.zeros(n * S, bool)).reshape(n, S)
-    cap_meat = capacity(E, st, gg, cc, ss, np.ones(n * S, bool)).reshape(n, S)
+    slot_ok = np.arange(S)[None, :] < st.n_species[g, c][:, None]
+    room = st.pop[g, c] - st.food[g, c]                         # (n, S) int8
+    if r.fat_stores_on_eating:
+        room = room + np.where(bit(tm, FAT_TISSUE), st.body[g, c] - st.fat[g, c], 0)
+    can_eat = slot_ok & (room > 0)
     carn = bit(tm, CARNIVORE)
-    veg = slot_ok & (st.wh[g] > 0)[:, None] & ~carn & (cap_plant > 0)
-    store = slot_ok & r.fat_store_action & bit(tm, FAT_TISSUE) & (st.body[g, c] > st.fat[g, c])
-    has_card = (hand_size(st, g, c) > 0)[:, None]
-    intel = slot_ok & has_card & bit(tm, INTELLIGENCE) & ~carn & (cap_plant > 0)
-    hungry_carn = slot_ok & carn & (cap_meat > 0)
-    attack = np.zeros((n, S, P, S), bool)
-    iattack = np.zeros((n, S, P, S), bool)
-    negate = np.full((n, S, P, S), -1, np.int8)
-    for a in range(S):
-        if not hungry_carn[:, a].any():
-            continue
-        aa = np.full(n, a)
-        legal = can_attack_all(E, st, g, c, aa) & hungry_carn[:, a, None, None]
-        attack[:, a] = legal
-        smart = hungry_carn[:, a] & has_card[:, 0] & bit(tm[:, a], INTELLIGENCE)
-        if E.has_intelligence and smart.any():
-            neg = np.full((n, P, S), -1, np.int8)
-            for t in NEGATABLE:
-                ok = can_attack_all(E, st, g, c, aa, negate=t) & ~legal & (neg < 0)
-                neg = np.where(ok, t, neg).astype(np.int8)
-            usable = (neg >= 0) & smart[:, None, None]
-            iattack[:, a] = usable
-            negate[:, a] = np.where(usable, neg, -1)
-    any_veg = veg.any(1)
-    any_attack = attack.reshape(n, -1).any(1)
-    forgo_ok = ~(r.forgo_needs_no_plant_option & any_veg) & ~(r.carnivore_must_attack & any_attack)
-    opts = Options(forgo=forgo_ok, veg=veg, store=store, intel=intel, attack=attack,
-                   iattack=iattack, negate=negate)
+    veg = can_eat & ~carn & (st.wh[g] > 0)[:, None]
+    if r.fat_store_action:
+        store = slot_ok & bit(tm, FAT_TISSUE) & (st.body[g, c] > st.fat[g, c])
+    else:
+        store = np.zeros((n, S), bool)
+    has_card = np.zeros(n, bool)
+    intel = np.zeros((n, S), bool)
+    if E.has_intelligence:
+        smart = slot_ok & bit(tm, INTELLIGENCE)
+        irows = np.flatnonzero(smart.any(1))
+        if len(irows):
+            has_card[irows] = hand_size(st, g[irows], c[irows]) > 0
+            intel = smart & can_eat & ~carn & has_card[:, None]
+    hungry_carn = can_eat & carn
+    arows = np.flatnonzero(hungry_carn.any(1))
+    att, iatt, neg = _attack_options(E, st, g[arows], c[arows], hungry_carn[arows],
+                                     has_card[arows])
+    opts = Options(np.ones(n, bool), veg, store, intel, arows, att, iatt, neg)
+    forgo_ok = np.ones(n, bool)
+    if r.forgo_needs_no_plant_option:
+        forgo_ok &= ~veg.any(1)
+    if r.carnivore_must_attack and len(arows):
+        forgo_ok[arows] &= ~att.reshape(len(arows), -1).any(1)
     opts.forgo = forgo_ok | (opts.n_acts() == 0)
     return opts
 
@@ -403,9 +607,28 @@ def decode(opts: Options, idx: np.ndarray, P: int, S: int) -> Choice:
 
 
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Column of the k-th (0-based) True of each row."""
-    cs = np.cumsum(mask, axis=1)
-    return np.argmax(cs > k[:, None], axis=1)
+    """Column of the k-th (0-based) True of each row (0 where the row has no k-th True)."""
+    count = np.count_nonzero(mask, axis=1)
+    cols = np.nonzero(mask)[1]
+    if len(cols) == 0:
+        return np.zeros(len(mask), np.int64)
+    k = np.asarray(k, np.int64)
+    pos = np.cumsum(count) - count + k
+    ok = (k >= 0) & (k < count)
+    return np.where(ok, cols[np.where(ok, pos, 0)], 0)
+
+
+def first_true(mask: np.ndarray, K: int) -> np.ndarray:
+    """(n, K): columns of the first K Trues of each row, -1 where a row has fewer."""
+    row, col = np.nonzero(mask)
+    out = np.full((len(mask), K), -1, np.int64)
+    if len(row) == 0:
+        return out
+    count = np.bincount(row, minlength=len(mask))
+    rank = np.arange(len(row)) - (np.cumsum(count) - count)[row]
+    keep = rank < K
+    out[row[keep], rank[keep]] = col[keep]
+    return out
 
 
 # ---------------------------------------------------------------- feeding actions
@@ -419,7 +642,8 @@ def attack(E: Engine, st: State, g, p, a, q, d) -> None:
     a = np.where(died & (q == p) & (d < a), a - 1, a)
     att_died = np.zeros(len(g), bool)
     h = np.flatnonzero(horns)
-    att_died[h] = lose_population(E, st, g[h], p[h], a[h])
+    if len(h):
+        att_died[h] = lose_population(E, st, g[h], p[h], a[h])
     ate = np.zeros(len(g), bool)
     alive = np.flatnonzero(~att_died)
     from_wh = r.meat_source == "watering_hole"
@@ -429,71 +653,98 @@ def attack(E: Engine, st: State, g, p, a, q, d) -> None:
 
 
 def feed_scavengers(E: Engine, st: State, g, seat) -> None:
+    """Every Scavenger, from the attacking player clockwise, left to right, takes 1 meat."""
+    if len(g) == 0:
+        return
+    P, S = st.P, st.S
+    scav = bit(st.tmask[g], SCAVENGER)                                # (n, P, S)
+    some = np.flatnonzero(scav.reshape(len(g), -1).any(1))
+    if len(some) == 0:
+        return
+    g, seat = g[some], seat[some]
+    order = (seat[:, None] + np.arange(P)[None, :]) % P                # (k, P) seats in turn
+    in_turn = scav[some[:, None], order]                               # (k, P, S)
+    row, k, i = np.nonzero(in_turn)
+    count = np.bincount(row, minlength=len(g))
+    start = np.cumsum(count) - count
     from_wh = E.rules.meat_source == "watering_hole"
-    for k in range(st.P):
-        q = (seat + k) % st.P
-        for i in range(st.S):
-            m = (i < st.n_species[g, q]) & bit(st.tmask[g, q, np.minimum(i, st.S - 1)], SCAVENGER)
-            if m.any():
-                feed(E, st, g[m], q[m], np.full(m.sum(), i), from_wh, True, 1)
+    for j in range(int(count.max())):
+        rows = np.flatnonzero(count > j)
+        at = start[rows] + j
+        feed(E, st, g[rows], order[rows, k[at]], i[at], from_wh, True, 1)
 
 
 def apply_choice(E: Engine, st: State, g, c, ch: Choice) -> None:
     r = E.rules
-    m = ch.kind == VEG
+    kind = ch.kind
+    m = kind == VEG
+    if m.all():
+        feed(E, st, g, c, ch.s, True, False, 1)
+        return
     if m.any():
         feed(E, st, g[m], c[m], ch.s[m], True, False, 1)
-    m = ch.kind == STORE
+    m = kind == STORE
     if m.any():
         store_fat(st, g[m], c[m], ch.s[m])
-    m = ch.kind == INTEL
+    m = kind == INTEL
     if m.any():
         discard_lowest(st, g[m], c[m])
         feed(E, st, g[m], c[m], ch.s[m], False, False, r.intelligence_bank_food)
-    m = ch.kind == ATTACK
+    m = kind == ATTACK
     if m.any():
         smart = m & (ch.negate >= 0)
-        discard_lowest(st, g[smart], c[smart])
+        if smart.any():
+            discard_lowest(st, g[smart], c[smart])
         attack(E, st, g[m], c[m], ch.s[m], ch.q[m], ch.d[m])
 
 
 def split_by_bot(bots, seats):
     """(bot, positions) for each distinct bot among the seats' bots."""
-    owner = np.array([next(k for k, b in enumerate(bots) if b is bots[s]) for s in range(len(bots))])
-    first = owner[seats]
+    if len(seats) == 0:
+        return
+    owner = [next(k for k, b in enumerate(bots) if b is bots[s]) for s in range(len(bots))]
+    if len(set(owner)) == 1:
+        yield bots[0], np.arange(len(seats))
+        return
+    first = np.array(owner)[seats]
     for k in np.unique(first):
         yield bots[k], np.flatnonzero(first == k)
 
 
 def feeding_turn(E: Engine, st: State, g, c, bots, turn) -> np.ndarray:
     """One feeding turn of seat c in each game g. Returns: the seat stays in the feeding."""
+    n = len(g)
     opts = feeding_options(E, st, g, c)
     n_acts = opts.n_acts()
     stays = n_acts > 0
-    flat = opts.flat()
-    idx = np.argmax(flat, axis=1)
-    auto = E.rules.auto_feed_single_option & (n_acts == 1)
-    auto_idx = np.argmax(flat[:, 1:], axis=1) + 1
-    asks = stays & ~auto
-    ch = decode(opts, np.where(auto, auto_idx, idx), st.P, st.S)
+    ch = Choice.forgo(n)
+    asks = stays
+    if E.rules.auto_feed_single_option:
+        auto = np.flatnonzero(n_acts == 1)
+        if len(auto):
+            sub = opts.subset(auto)
+            ch.put(auto, sub.pick(sub.forgo.astype(np.int64)))
+            asks = stays & (n_acts != 1)
     rows = np.flatnonzero(asks)
     for bot, idx in split_by_bot(bots, c[rows]):
         r2 = rows[idx]
-        picked = bot.batch_feed(E, st, g[r2], c[r2], _subset_options(opts, r2), turn[r2])
-        for f in ("kind", "s", "q", "d", "negate"):
-            getattr(ch, f)[r2] = getattr(picked, f)
+        sub = opts if len(r2) == n else opts.subset(r2)
+        ch.put(r2, bot.batch_feed(E, st, g[r2], c[r2], sub, turn[r2]))
     stays &= ch.kind != FORGO
-    apply_choice(E, st, g[stays], c[stays], _subset_choice(ch, np.flatnonzero(stays)))
+    rows = np.flatnonzero(stays)
+    if len(rows) == n:
+        apply_choice(E, st, g, c, ch)
+    elif len(rows):
+        apply_choice(E, st, g[rows], c[rows], ch.subset(rows))
     return stays
 
 
 def _subset_options(o: Options, rows) -> Options:
-    return Options(*(getattr(o, f)[rows] for f in ("forgo", "veg", "store", "intel", "attack",
-                                                     "iattack", "negate")))
+    return o.subset(rows)
 
 
 def _subset_choice(ch: Choice, rows) -> Choice:
-    return Choice(*(getattr(ch, f)[rows] for f in ("kind", "s", "q", "d", "negate")))
+    return ch.subset(rows)
 
 
 def next_active(active: np.ndarray, cur: np.ndarray) -> np.ndarray:
@@ -501,9 +752,10 @@ def next_active(active: np.ndarray, cur: np.ndarray) -> np.ndarray:
     n, P = active.shape
     nxt = cur.copy()
     found = np.zeros(n, bool)
+    rows = np.arange(n)
     for k in range(1, P + 1):
         seat = (cur + k) % P
-        hit = ~found & active[np.arange(n), seat]
+        hit = ~found & active[rows, seat]
         nxt[hit] = seat[hit]
         found |= hit
     return nxt
@@ -511,47 +763,68 @@ def next_active(active: np.ndarray, cur: np.ndarray) -> np.ndarray:
 
 def feeding(E: Engine, st: State, g, bots) -> None:
     """Feeding turns from the first player clockwise until nobody can (or will) feed."""
+    g = np.asarray(g)
+    if len(g) == 0:
+        return
+    st = narrow(st, width(st, g))
     n, P = len(g), st.P
     active = np.ones((n, P), bool)
     cur = st.first[g].astype(np.int64)
     turn = np.zeros(n, np.int64)
     stop_empty = E.rules.feeding_stops_when_watering_hole_empty
-    while True:
-        going = active.any(1) & ((st.wh[g] > 0) | (not stop_empty))
-        rows = np.flatnonzero(going)
-        if len(rows) == 0:
-            return
-        stays = feeding_turn(E, st, g[rows], cur[rows], bots, turn[rows])
-        active[rows[~stays], cur[rows[~stays]]] = False
-        cur[rows] = next_active(active[rows], cur[rows])
-        turn[rows] += 1
+    while len(g):
+        if stop_empty:
+            going = np.flatnonzero(st.wh[g] > 0)
+            if len(going) < len(g):
+                g, active, cur, turn = g[going], active[going], cur[going], turn[going]
+                if len(g) == 0:
+                    return
+        stays = feeding_turn(E, st, g, cur, bots, turn)
+        out = np.flatnonzero(~stays)
+        active[out, cur[out]] = False
+        alive = active[:, 0].copy()
+        for k in range(1, P):
+            alive |= active[:, k]
+        if not alive.all():
+            keep = np.flatnonzero(alive)
+            g, active, cur, turn = g[keep], active[keep], cur[keep], turn[keep]
+        cur = next_active(active, cur)
+        turn += 1
 
 
 # ---------------------------------------------------------------- reveal and food cards
 
+_REVEAL_TRAIT = {"fertile": FERTILE, "long-neck": LONG_NECK, "fat-tissue": FAT_TISSUE}
+
+
 def reveal_effects(E: Engine, st: State, g) -> None:
     r = E.rules
+    g = np.asarray(g)
+    if len(g) == 0:
+        return
+    st = narrow(st, width(st, g))
     P, S = st.P, st.S
     for name in r.reveal_order:
+        trait = _REVEAL_TRAIT[name]
+        some = np.flatnonzero(bit(st.tmask[g], trait).reshape(len(g), -1).any(1))
+        if len(some) == 0:
+            continue
+        gs = g[some]
         for k in range(P):
-            c = (st.first[g].astype(np.int64) + k) % P
+            c = (st.first[gs].astype(np.int64) + k) % P
             for i in range(S):
-                here = i < st.n_species[g, c]
-                ii = np.full(len(g), i)
+                m = (i < st.n_species[gs, c]) & has(st, gs, c, i, trait)
                 if name == "fertile":
-                    m = here & has(st, g, c, np.minimum(ii, S - 1), FERTILE)
                     if r.fertile_needs_plant_food:
-                        m &= st.wh[g] > 0
-                    gg, cc = g[m], c[m]
+                        m &= st.wh[gs] > 0
+                    gg, cc = gs[m], c[m]
                     st.pop[gg, cc, i] = np.minimum(st.pop[gg, cc, i] + 1, r.max_population)
                 elif name == "long-neck":
-                    m = here & has(st, g, c, np.minimum(ii, S - 1), LONG_NECK)
                     if m.any():
-                        feed(E, st, g[m], c[m], ii[m], r.long_neck_source == "watering_hole",
-                             False, 1)
+                        feed(E, st, gs[m], c[m], np.full(m.sum(), i),
+                             r.long_neck_source == "watering_hole", False, 1)
                 else:
-                    m = here & has(st, g, c, np.minimum(ii, S - 1), FAT_TISSUE)
-                    gg, cc = g[m], c[m]
+                    gg, cc = gs[m], c[m]
                     moved = np.minimum(st.fat[gg, cc, i], st.pop[gg, cc, i] - st.food[gg, cc, i])
                     st.fat[gg, cc, i] -= moved
                     st.food[gg, cc, i] += moved
@@ -583,7 +856,11 @@ def play_action(E: Engine, st: State, g, p, kind, card, s, slot) -> np.ndarray:
     r = E.rules
     S, T = st.S, st.traits.shape[3]
     card = np.asarray(card, np.int64)
-    in_hand = (kind != NONE) & (st.loc[g, np.maximum(card, 0)] == p) & (card >= 0)
+    kind = np.asarray(kind)
+    s = np.asarray(s, np.int64)
+    slot = np.asarray(slot, np.int64)
+    in_hand = (kind != NONE) & (card >= 0)
+    in_hand &= st.loc[g, np.maximum(card, 0)] == p
     n_sp = st.n_species[g, p].astype(np.int64)
     s_ok = (s >= 0) & (s < n_sp)
     sc = np.clip(s, 0, S - 1)
@@ -597,14 +874,35 @@ def play_action(E: Engine, st: State, g, p, kind, card, s, slot) -> np.ndarray:
     done |= new
 
     is_trait = in_hand & (kind == TRAIT) & s_ok
-    ck = E.kind[np.maximum(card, 0)]
+    placed = is_trait
+    if is_trait.any():
+        placed = _place_traits(E, st, g, p, card, sc, slot, is_trait)
+
+    grow_pop = in_hand & (kind == POP) & s_ok
+    gg, pp, ss = g[grow_pop], p[grow_pop], sc[grow_pop]
+    st.pop[gg, pp, ss] = np.minimum(st.pop[gg, pp, ss] + 1, r.max_population)
+    grow_body = in_hand & (kind == BODY) & s_ok
+    gg, pp, ss = g[grow_body], p[grow_body], sc[grow_body]
+    st.body[gg, pp, ss] = np.minimum(st.body[gg, pp, ss] + 1, r.max_body)
+    spent = new | grow_pop | grow_body
+    st.loc[g[spent], card[spent]] = DISCARD
+    return spent | placed
+
+
+def _place_traits(E: Engine, st: State, g, p, card, sc, slot, is_trait) -> np.ndarray:
+    """Trait cards onto species (add or replace); a duplicate trait is illegal."""
+    r = E.rules
+    T = st.traits.shape[3]
+    rows = np.flatnonzero(is_trait)
+    g, p, card, sc, slot = g[rows], p[rows], card[rows], sc[rows], slot[rows]
+    ck = E.kind[card]
     n_tr = st.n_traits[g, p, sc].astype(np.int64)
     dup = np.zeros(len(g), bool)
     for t in range(T):
         other = st.traits[g, p, sc, t].astype(np.int64)
         dup |= (t != slot) & (other >= 0) & (E.kind[np.maximum(other, 0)] == ck)
-    adds = is_trait & ~dup & (slot < 0) & (n_tr < r.max_traits)
-    replaces = is_trait & ~dup & (slot >= 0) & (slot < n_tr)
+    adds = ~dup & (slot < 0) & (n_tr < r.max_traits)
+    replaces = ~dup & (slot >= 0) & (slot < n_tr)
     gg, pp, ss = g[adds], p[adds], sc[adds]
     st.traits[gg, pp, ss, n_tr[adds]] = card[adds]
     st.n_traits[gg, pp, ss] += 1
@@ -619,29 +917,27 @@ def play_action(E: Engine, st: State, g, p, kind, card, s, slot) -> np.ndarray:
     st.loc[g[placed], card[placed]] = BOARD
     if placed.any():
         _refresh_rows(E, st, g[placed], p[placed], sc[placed])
-
-    grow_pop = in_hand & (kind == POP) & s_ok
-    gg, pp, ss = g[grow_pop], p[grow_pop], sc[grow_pop]
-    st.pop[gg, pp, ss] = np.minimum(st.pop[gg, pp, ss] + 1, r.max_population)
-    grow_body = in_hand & (kind == BODY) & s_ok
-    gg, pp, ss = g[grow_body], p[grow_body], sc[grow_body]
-    st.body[gg, pp, ss] = np.minimum(st.body[gg, pp, ss] + 1, r.max_body)
-    spent = new | grow_pop | grow_body
-    st.loc[g[spent], card[spent]] = DISCARD
-    return spent | placed
+    out = np.zeros(len(is_trait), bool)
+    out[rows] = placed
+    return out
 
 
 def _refresh_rows(E: Engine, st: State, g, p, s) -> None:
-    m = np.zeros(len(g), np.int32)
-    for t in range(st.traits.shape[3]):
-        c = st.traits[g, p, s, t].astype(np.int64)
-        m |= np.where(c >= 0, np.left_shift(1, E.kind[np.maximum(c, 0)].astype(np.int32)), 0)
+    bits = E.kind_bits
+    tr = st.traits[g, p, s]                      # (n, T), -1 empty reads the pad bit 0
+    m = bits[tr[:, 0]]
+    for t in range(1, tr.shape[1]):
+        m = m | bits[tr[:, t]]
     st.tmask[g, p, s] = m
 
 
 # ---------------------------------------------------------------- end of feeding
 
 def end_feeding(E: Engine, st: State, g) -> None:
+    g = np.asarray(g)
+    if len(g) == 0:
+        return
+    st = narrow(st, width(st, g))
     P, S = st.P, st.S
     for k in range(P):
         c = (st.first[g].astype(np.int64) + k) % P
@@ -650,10 +946,14 @@ def end_feeding(E: Engine, st: State, g) -> None:
         st.pop[g, c] = np.where(here, food, st.pop[g, c])
         st.bag[g, c] += food.sum(axis=1).astype(np.int32)
         st.food[g, c] = 0
-        removed = np.zeros(len(g), np.int64)     # boards already gone left of slot i
+        dead = here & (food == 0)
+        some = np.flatnonzero(dead.any(1))
+        if len(some) == 0:
+            continue
+        gs, cs, dead = g[some], c[some], dead[some]
+        removed = np.zeros(len(gs), np.int64)     # boards already gone left of slot i
         for i in range(S):
-            dead = here[:, i] & (food[:, i] == 0)
-            if dead.any():
-                rows = np.flatnonzero(dead)
-                go_extinct(E, st, g[rows], c[rows], i - removed[rows])
+            rows = np.flatnonzero(dead[:, i])
+            if len(rows):
+                go_extinct(E, st, gs[rows], cs[rows], i - removed[rows])
                 removed[rows] += 1
