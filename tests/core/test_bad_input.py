@@ -1,5 +1,6 @@
 """Every bad input gets one clear error naming file and row/key, exit code 2, no traceback,
 and nothing written on disk."""
+import re
 import shutil
 import subprocess
 import sys
@@ -35,11 +36,11 @@ CSV_CASES = {
                           "cards.csv, row 32", ">= 0"),
     "negative_cost": ("params.toml", lambda t: t.replace("value = [1, 2, 3, 4, 5, 6]", "value = [1, -2, 3, 4, 5, 6]"),
                       "params.toml", "market_costs"),
-    "unknown_toml_key": ("params.toml", lambda t: t.replace('[params.track_length]\nvalue = 20',
-                                                            '[params.track_length]\nvalue = 20\nvalu = 3'),
+    "unknown_toml_key": ("params.toml", lambda t: re.sub(r"(\[params\.track_length\]\nvalue = \d+)",
+                                                         r"\1\nvalu = 3", t),
                          "params.toml", "params.track_length"),
-    "out_of_range_toml_value": ("params.toml", lambda t: t.replace('[params.track_length]\nvalue = 20',
-                                                                   '[params.track_length]\nvalue = 2'),
+    "out_of_range_toml_value": ("params.toml", lambda t: re.sub(r"(\[params\.track_length\]\nvalue = )\d+",
+                                                                r"\g<1>2", t),
                                 "params.toml", "track_length"),
     "unknown_reserve_animal": ("animals.csv", lambda t: t.replace("Panda,3,", "Panda,three,"),
                                "animals.csv, row 2", "reserve"),

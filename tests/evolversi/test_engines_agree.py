@@ -34,9 +34,11 @@ def test_engines_agree_with_advanced_genetics(bots):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_engines_agree_on_100000_games(players):
+def test_engines_agree_on_100000_games():
+    """25,000 seeded games per player count 2-5 (100,000 in all), checked in 2 processes."""
+    from joblib import Parallel, delayed
     rs = GAME_DATA.load()
-    bots = (["random", "greedy"] * 3)[:players]
-    for start in range(0, 25_000, 5_000):
-        assert_agree(rs, players, bots, seed=1000 + players, games=range(start, start + 5_000))
+    jobs = [(players, start) for players in (2, 3, 4, 5) for start in range(0, 25_000, 2_500)]
+    Parallel(n_jobs=2)(delayed(assert_agree)(rs, players, (["random", "greedy"] * 3)[:players], 1000 + players,
+                                             range(start, start + 2_500)) for players, start in jobs)
+    assert len(jobs) * 2_500 == 100_000
