@@ -84,8 +84,9 @@ def print_balance_table(run) -> None:
     from experiments.api import headline, points
     head = headline(run)
     pts = points(run)
-    swept = [c for c in pts.columns if c not in ("point", "players", "bots", "ablated", "base", "seed",
-                                                 "ruleset_hash", "ablation")]
+    fixed = {"point", "ablated", "base", "seed", "ruleset_hash", "ablation"}
+    swept = [c for c in pts.columns if c not in fixed
+             and (c not in ("players", "bots") or pts[c].n_unique() > 1)]
     head = head.filter(head["ablated"].is_null()) if "ablated" in head.columns else head
     label_w = max([len(", ".join(f"{c}={r[c]}" for c in swept)) for r in head.iter_rows(named=True)] + [5])
     print()

@@ -23,14 +23,14 @@ class EvolutionGame:
     data = GAME_DATA
     bots = ("greedy", "random", "silly")
     default_bot = "greedy"
-    faction_label = "seat"             # Evolution has no factions: every seat plays the same
+    faction_label = "seat"             # no factions: the seat (turn order at setup) is the asymmetry
     score_label = "score"
     entity_kind = "trait"
     end_reasons = ("deck_empty", "reshuffle", "stalled", "deck_short")
     _END = {A.END_DECK_EMPTY: 0, A.END_RESHUFFLE: 1, A.END_MAX_ROUNDS: 2, A.END_DECK_SHORT: 3}
 
     def factions(self, rs: Ruleset) -> list[str]:
-        return ["player"]
+        return [f"seat {i}" for i in range(rs["players_max"])]
 
     def entities(self, rs: Ruleset) -> list[str]:
         return []
@@ -49,7 +49,7 @@ class EvolutionGame:
                 "winner": np.asarray(out["winner"], dtype=bool).reshape(n_games, players),
                 "rounds": np.asarray(out["rounds"]).reshape(n_games),
                 "end_reason": end.astype(np.int64),
-                "faction": np.zeros((n_games, players), np.int64),
+                "faction": np.broadcast_to(np.arange(players, dtype=np.int64), (n_games, players)),
                 "acquired": np.zeros((n_games, players, 0), np.int64), "extra": {}}
 
     def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
