@@ -73,6 +73,47 @@ def _git_revision() -> str | None:
         return None
 
 
+def check_out_folder(out: Path, overwrite: bool) -> Path:
+    """An --out folder we may write: new, empty, or (with --overwrite) a previous run's output.
+
+    Never the current folder, one of its parents, or the home folder.
+    """
+    resolved = out.expanduser().resolve()
+    cwd = Path.cwd().resolve()
+    if resolved == cwd or resolved in cwd.parents or resolved == Path.home().resolve():
+        raise UserError("is the current folder, one of its parents or the home folder; give a new folder",
+                        file=str(out))
+    if resolved.exists():
+        if not resolved.is_dir():
+            raise UserError("exists and is not a folder", file=str(out))
+        if any(resolved.iterdir()):
+            manifest = resolved / "manifest.json"
+            previous_run = False
+            if manifest.is_file():
+                try:
+                    previous_run = json.loads(manifest.read_text()).get("command") == "run"
+                except (ValueError, OSError, AttributeError):
+                    previous_run = False
+            if not previous_run:
+                raise UserError("output folder is not empty and holds no previous `run` output; "
+                                "choose another --out", file=str(out))
+            if not overwrite:
+                raise UserError("output folder holds a previous run; pass --overwrite to replace it, "
+                                "or choose another --out", file=str(out))
+    return resolved
+
+
+def replace_folder(new: Path, out: Path) -> None:
+    """Put `new` at `out`; an old `out` is moved aside first and removed only afterwards."""
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, old / "previous")
+    os.replace(new, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 # ----------------------------------------------------------------------------- rulesets
 
 def cmd_rulesets(args) -> int:
@@ -125,14 +166,14 @@ def cmd_run(args) -> int:
         raise UserError(f"must be at least 1, got {args.games}", key="--games")
     if args.jobs < 1:
         raise UserError(f"must be at least 1, got {args.jobs}", key="--jobs")
+    if args.batch_size < 1:
+        raise UserError(f"must be at least 1, got {args.batch_size}", key="--batch-size")
     n_chunks = len(chunk_bounds(0, args.games, args.batch_size))
     out_tmp = None
     if args.out:
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise UserError("exists and is not a folder", file=str(out))
+        out = check_out_folder(Path(args.out), args.overwrite)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out_tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        out_tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     summary = RunSummary(spec.players)
     tallies = []
     t0 = time.perf_counter()
@@ -161,10 +202,8 @@ def cmd_run(args) -> int:
                 "faction_label": game.faction_label, "score_label": game.score_label,
             }
             (out_tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
-            out = Path(args.out)
-            if out.exists():
-                shutil.rmtree(out)
-            os.replace(out_tmp, out)
+            os.chmod(out_tmp, 0o755)
+            replace_folder(out_tmp, Path(args.out))
             out_tmp = None
     finally:
         if out_tmp is not None:
@@ -216,6 +255,12 @@ def cmd_replay(args) -> int:
 def cmd_bench(args) -> int:
     import numpy as np
     from simcore.runner import check_spec
+    for flag, value in (("--games", args.games), ("--ref-games", args.ref_games),
+                        ("--batch-size", args.batch_size), ("--jobs", args.jobs)):
+        if value < 1:
+            raise UserError(f"must be at least 1, got {value}", key=flag)
+    if args.scale < 0 or args.fanout < 0:
+        raise UserError("must be >= 0", key="--scale/--fanout")
     names = [args.ruleset] if args.ruleset else list(GAMES)
     rows = []
     for name in names:
@@ -287,18 +332,15 @@ def cmd_bench(args) -> int:
 # ----------------------------------------------------------------------------- validate
 
 def cmd_validate(args) -> int:
-    import tomllib
-    from simcore.ruleset import parse_params
+    from simcore.ruleset import overlay_params, parse_params, read_toml
     from simcore.tables import read_table
     folder = Path(args.dir)
     if not folder.is_dir():
         raise UserError("is not a folder", file=str(folder))
     name = args.ruleset
-    if name is None:
-        try:
-            name = tomllib.loads((folder / "params.toml").read_text()).get("game", {}).get("name")
-        except (FileNotFoundError, tomllib.TOMLDecodeError):
-            name = None
+    if name is None and (folder / "params.toml").exists():
+        game_table = read_toml(folder / "params.toml", "parameter file params.toml").get("game", {})
+        name = game_table.get("name") if isinstance(game_table, dict) else None
     if name is None:
         raise UserError("cannot tell which ruleset this folder is for: give --ruleset NAME "
                         "(or a params.toml with [game] name)", file=str(folder))
@@ -306,7 +348,8 @@ def cmd_validate(args) -> int:
     problems: list[str] = []
     if (folder / "params.toml").exists():
         try:
-            parse_params(folder / "params.toml")
+            _, builtin = parse_params(game.data.data_dir / "params.toml")
+            overlay_params(folder / "params.toml", builtin, name)
         except UserError as e:
             problems.append(e.render())
     for schema in game.data.schemas.values():
@@ -333,53 +376,6 @@ def cmd_validate(args) -> int:
 
 # ----------------------------------------------------------------------------- scenario
 
-def _matches(expected, actual, path="") -> list[str]:
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return [f"{path}: expected an object, got {actual!r}"]
-        out = []
-        for k, v in expected.items():
-            if k not in actual:
-                out.append(f"{path}.{k}: missing")
-            else:
-                out += _matches(v, actual[k], f"{path}.{k}")
-        return out
-    if isinstance(expected, list) and isinstance(actual, list) and expected and isinstance(expected[0], dict):
-        if len(expected) != len(actual):
-            return [f"{path}: expected {len(expected)} items, got {len(actual)}"]
-        out = []
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            out += _matches(e, a, f"{path}[{i}]")
-        return out
-    return [] if expected == actual else [f"{path}: expected {expected!r}, got {actual!r}"]
-
-
-def run_scenario(doc: dict, engine: str, file: str = "scenario"):
-    """Run one scenario dict; return (result dict, list of expectation mismatches)."""
-    allowed = {"ruleset", "variant", "set", "players", "seed", "game", "bots", "choices", "until",
-               "state", "expect", "description", "title"}
-    bad = set(doc) - allowed
-    if bad:
-        raise UserError(f"unknown key(s) {sorted(bad)}; expected some of {sorted(allowed)}", file=file,
-                        key=sorted(bad)[0])
-    for k in ("ruleset", "state"):
-        if k not in doc:
-            raise UserError("missing key", file=file, key=k)
-    game = get_game(doc["ruleset"])
-    rs = game.data.load(doc.get("variant", "default"), overrides=doc.get("set", {}))
-    players = len(doc["state"].get("seats", []))
-    bots = doc.get("bots", "script")
-    bots = [bots] * players if isinstance(bots, str) else list(bots)
-    choices = {int(k): list(v) for k, v in doc.get("choices", {}).items()}
-    until = doc.get("until", "phase")
-    if until not in ("turn", "phase", "round", "end"):
-        raise UserError("must be turn, phase, round or end", file=file, key="until")
-    state, outcome = game.run_state(engine, rs, doc["state"], bots, int(doc.get("seed", 0)),
-                                    int(doc.get("game", 0)), until, choices=choices)
-    result = {"state": state, "outcome": outcome}
-    return result, _matches(doc.get("expect", {}), result, "")
-
-
 def cmd_scenario(args) -> int:
     path = Path(args.file)
     try:
@@ -388,6 +384,7 @@ def cmd_scenario(args) -> int:
         raise UserError("no such file", file=str(path)) from None
     except json.JSONDecodeError as e:
         raise UserError(f"is not valid JSON: {e}", file=str(path)) from None
+    from experiments.scenario import run_scenario
     result, mismatches = run_scenario(doc, args.engine, str(path))
 
     def plain(o):
@@ -427,6 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="play many games and print a balance table")
     _add_ruleset_options(p)
     p.add_argument("--out", default=None, metavar="DIR", help="write per-game parquet rows + manifest.json here")
+    p.add_argument("--overwrite", action="store_true", help="replace a previous run's output in --out")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(func=cmd_run)
 

@@ -108,11 +108,19 @@ def remove_partial(run: Path) -> int:
 def read_manifest(run: Path) -> dict:
     path = Path(run) / MANIFEST
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError("is not a sweep run folder (no manifest.json)", file=str(run)) from None
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise UserError(f"manifest.json is not valid JSON: {e}", file=str(run)) from None
+    except OSError as e:
+        raise UserError(f"manifest.json cannot be read: {e.strerror}", file=str(run)) from None
+    points = manifest.get("points") if isinstance(manifest, dict) else None
+    if not isinstance(points, list) or not all(isinstance(p, dict) for p in points) \
+            or not isinstance(manifest.get("games_per_point"), int):
+        raise UserError("manifest.json is not a sweep manifest (expected `points` and `games_per_point`); "
+                        "was this folder written by `balancelab sweep`?", file=str(run))
+    return manifest
 
 
 class Run:

@@ -170,7 +170,10 @@ def _dask_client(jobs: int, scheduler: str | None, processes: bool):
     import logging
     from distributed import Client, LocalCluster
     if scheduler:
-        return Client(scheduler), None
+        try:
+            return Client(scheduler, timeout="20s"), None
+        except (OSError, TimeoutError) as exc:
+            raise UserError(f"cannot reach the dask scheduler: {exc}", key="--scheduler") from None
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=processes,
                            dashboard_address=None, silence_logs=logging.ERROR)
     return Client(cluster), cluster
@@ -213,6 +216,8 @@ def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 
     points = expand(cfg)
     out = Path(out)
     manifest = _prepare_folder(out, build_manifest(cfg, points), resume)
+    if backend == "dask" and scheduler:
+        _dask_client(jobs, scheduler, dask_processes)[0].close()   # reachable? (before writing anything)
     out.mkdir(parents=True, exist_ok=True)
     store.remove_partial(out)
     if not (out / "config.toml").exists() and Path(cfg.file).is_file():

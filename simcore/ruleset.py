@@ -120,21 +120,41 @@ def _check_value(p: Param, value: Any, where: dict) -> Any:
     return one(value, p.type)
 
 
-def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
-    """Read params.toml: ([game] metadata, {name: Param})."""
+def read_toml(path: Path, what: str = "file") -> dict:
+    """A TOML file as a dict; every way it can fail is a UserError naming the file."""
     file = str(path)
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UserError("missing parameter file params.toml", file=file) from None
+        raise UserError(f"missing {what}", file=file) from None
+    except IsADirectoryError:
+        raise UserError(f"is a folder; expected a {what}", file=file) from None
+    except UnicodeDecodeError:
+        raise UserError("is not UTF-8 text", file=file) from None
+    except OSError as exc:
+        raise UserError(f"cannot be read: {exc.strerror}", file=file) from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"is not valid TOML: {exc}", file=file) from None
+
+
+def _table(doc: dict, key: str, file: str) -> dict:
+    value = doc.get(key, {})
+    if not isinstance(value, dict):
+        raise UserError(f"must be a table ([{key}]), got {value!r}", file=file, key=key)
+    return value
+
+
+def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
+    """Read a game's built-in params.toml: ([game] metadata, {name: Param})."""
+    file = str(path)
+    doc = read_toml(path, "parameter file params.toml")
     unknown = set(doc) - {"game", "params"}
     if unknown:
         raise UserError(f"unknown top-level table(s) {sorted(unknown)}; expected [game] and [params.*]",
                         file=file, key=sorted(unknown)[0])
+    _table(doc, "game", file)
     specs: dict[str, Param] = {}
-    for name, spec in doc.get("params", {}).items():
+    for name, spec in _table(doc, "params", file).items():
         if not isinstance(spec, dict) or "value" not in spec:
             raise UserError("each parameter needs a table with at least `value`, `type` and `source`",
                             file=file, key=f"params.{name}")
@@ -150,6 +170,17 @@ def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
         if source not in SOURCES:
             raise UserError(f"source must be one of {list(SOURCES)}, got {source!r}",
                             file=file, key=f"params.{name}.source")
+        for bound in ("min", "max"):
+            b = spec.get(bound)
+            if b is not None and (isinstance(b, bool) or not isinstance(b, (int, float))):
+                raise UserError(f"must be a number, got {b!r}", file=file, key=f"params.{name}.{bound}")
+        if "choices" in spec and not isinstance(spec["choices"], list):
+            raise UserError(f"must be a list, got {spec['choices']!r}", file=file, key=f"params.{name}.choices")
+        if spec.get("item_type", "int") not in ("int", "float", "bool", "str"):
+            raise UserError(f"must be int, float, bool or str, got {spec.get('item_type')!r}",
+                            file=file, key=f"params.{name}.item_type")
+        if not isinstance(spec.get("doc", ""), str):
+            raise UserError("must be text", file=file, key=f"params.{name}.doc")
         p = Param(name=name, value=None, type=typ, source=source, doc=spec.get("doc", ""),
                   min=spec.get("min"), max=spec.get("max"),
                   choices=tuple(spec["choices"]) if "choices" in spec else None,
@@ -157,6 +188,48 @@ def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
         value = _check_value(p, spec["value"], {"file": file})
         specs[name] = Param(**{**p.__dict__, "value": value})
     return doc.get("game", {}), specs
+
+
+def overlay_params(path: Path, specs: dict[str, Param], game: str) -> dict[str, Param]:
+    """A designer's params.toml over the built-in parameters.
+
+    It may set the value (and the source) of any known parameter, as a table like the
+    built-in file's (`[params.track_length]` with `value = 14`) or as a bare value
+    (`track_length = 14` under [params]); other fields of a copied table (type, min, max,
+    doc) are ignored: the built-in bounds always apply. Parameters it leaves out keep their
+    built-in values. An unknown name is an error.
+    """
+    file = str(path)
+    doc = read_toml(path, "parameter file params.toml")
+    unknown = set(doc) - {"game", "params"}
+    if unknown:
+        raise UserError(f"unknown top-level table(s) {sorted(unknown)}; expected [game] and [params.*]",
+                        file=file, key=sorted(unknown)[0])
+    name_in_file = _table(doc, "game", file).get("name", game)
+    if name_in_file != game:
+        raise UserError(f"is for ruleset {name_in_file!r}, not {game!r}", file=file, key="game.name")
+    out = dict(specs)
+    for name, spec in _table(doc, "params", file).items():
+        if name not in specs:
+            raise UserError(f"unknown parameter; known parameters: {', '.join(sorted(specs))}",
+                            file=file, key=f"params.{name}")
+        if isinstance(spec, dict):
+            bad = set(spec) - PARAM_KEYS
+            if bad:
+                raise UserError(f"unknown field(s) {sorted(bad)}; expected value and source",
+                                file=file, key=f"params.{name}")
+            if "value" not in spec:
+                raise UserError("needs a `value`", file=file, key=f"params.{name}")
+            source = spec.get("source", specs[name].source)
+            if source not in SOURCES:
+                raise UserError(f"source must be one of {list(SOURCES)}, got {source!r}",
+                                file=file, key=f"params.{name}.source")
+            value = spec["value"]
+        else:
+            source, value = specs[name].source, spec
+        value = _check_value(specs[name], value, {"file": file})
+        out[name] = Param(**{**specs[name].__dict__, "value": value, "source": source})
+    return out
 
 
 def parse_override(specs: Mapping[str, Param], text: str) -> tuple[str, Any]:
@@ -227,7 +300,9 @@ class GameData:
                     raise UserError(f"unknown data file; expected some of: {', '.join(sorted(known))}",
                                     file=str(p))
         params_path = self._pick(data_dir, "params.toml")
-        meta, specs = parse_params(params_path)
+        meta, specs = parse_params(self.data_dir / "params.toml")
+        if params_path != self.data_dir / "params.toml":
+            specs = overlay_params(params_path, specs, self.name)
         files = {"params": str(params_path)}
         variants = self.variant_names(data_dir)
         if variant not in variants:
@@ -237,15 +312,12 @@ class GameData:
         if variant != "default":
             vpath = self._pick(data_dir, f"variants/{variant}.toml")
             files["variant"] = str(vpath)
-            try:
-                vdoc = tomllib.loads(vpath.read_text(encoding="utf-8"))
-            except tomllib.TOMLDecodeError as exc:
-                raise UserError(f"is not valid TOML: {exc}", file=str(vpath)) from None
+            vdoc = read_toml(vpath, "variant file")
             bad = set(vdoc) - {"description", "params"}
             if bad:
                 raise UserError(f"unknown key(s) {sorted(bad)}; expected description and [params]",
                                 file=str(vpath), key=sorted(bad)[0])
-            for name, value in vdoc.get("params", {}).items():
+            for name, value in _table(vdoc, "params", str(vpath)).items():
                 if name not in specs:
                     raise UserError("unknown parameter in variant", file=str(vpath), key=name)
                 values[name] = _check_value(specs[name], value, {"file": str(vpath)})
@@ -288,6 +360,10 @@ def apply_edit(tables: dict, schemas: Mapping[str, TableSchema], edit: Mapping[s
         raise UserError(f"unknown table {tname!r}; tables: {', '.join(schemas)}", key=f"{where}.table")
     schema = schemas[tname]
     cols = {c.name: c for c in schema.columns}
+    for part in ("where", "set"):
+        if not isinstance(edit.get(part, {}), Mapping):
+            raise UserError(f"`{part}` must be a table of column = value, got {edit.get(part)!r}",
+                            key=f"{where}.{part}")
     match = dict(edit.get("where", {}))
     changes = dict(edit.get("set", {}))
     if not changes:

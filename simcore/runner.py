@@ -68,6 +68,8 @@ def check_spec(ruleset: Ruleset, bots: Sequence[str] | str | None, players: int,
     for b in bots:
         if b not in game.bots:
             raise UserError(f"unknown bot {b!r}; bots for {ruleset.game}: {', '.join(game.bots)}", key="bots")
+    if factions is not None and not game.has_factions and any(f not in (None, "", "random") for f in factions):
+        raise UserError(f"{ruleset.game} has no factions to choose (every seat plays the same)", key="factions")
     if factions is not None:
         factions = list(factions)
         if len(factions) == 1 and players > 1 and factions[0] in (None, "random"):

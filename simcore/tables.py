@@ -36,6 +36,7 @@ class TableSchema:
     columns: tuple[Column, ...]
     doc: str = ""
     key: str = "name"                # column whose values name a row (for errors, lookups)
+    unique_key: bool = False         # True: no two rows may share the key
 
     def names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -110,12 +111,24 @@ def read_table(path: Path, schema: TableSchema) -> tuple[dict, ...]:
                 rows.append(row)
     except FileNotFoundError:
         raise UserError(f"missing table file (expected {schema.file})", file=file) from None
+    except IsADirectoryError:
+        raise UserError(f"is a folder; expected the CSV table {schema.file}", file=file) from None
     except UnicodeDecodeError:
         raise UserError("is not UTF-8 text", file=file) from None
     except csv.Error as exc:
         raise UserError(f"is not valid CSV: {exc}", file=file) from None
+    except OSError as exc:
+        raise UserError(f"cannot be read: {exc.strerror}", file=file) from None
     if not rows:
         raise UserError("has no rows", file=file)
+    if schema.unique_key and schema.key in schema.names():
+        seen: dict = {}
+        for row in rows:
+            k = row[schema.key]
+            if k in seen:
+                raise UserError(f"duplicate {schema.key} {k!r} (also on row {seen[k]}); each row needs its own "
+                                f"{schema.key} (use `copies` for several identical cards)", file=file, row=row["_row"])
+            seen[k] = row["_row"]
     return tuple(rows)
 
 

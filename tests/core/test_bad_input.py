@@ -1,5 +1,6 @@
 """Every bad input gets one clear error naming file and row/key, exit code 2, no traceback,
 and nothing written on disk."""
+import json
 import re
 import shutil
 import subprocess
@@ -42,7 +43,7 @@ CSV_CASES = {
     "out_of_range_toml_value": ("params.toml", lambda t: re.sub(r"(\[params\.track_length\]\nvalue = )\d+",
                                                                 r"\g<1>2", t),
                                 "params.toml", "track_length"),
-    "unknown_reserve_animal": ("animals.csv", lambda t: t.replace("Panda,3,", "Panda,three,"),
+    "wrong_type_reserve": ("animals.csv", lambda t: t.replace("Panda,3,", "Panda,three,"),
                                "animals.csv, row 2", "reserve"),
 }
 
@@ -96,7 +97,7 @@ def test_validate_reports_every_bad_file(tmp_path, capsys):
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "cards.csv").write_text(CSV_CASES["unknown_effect_word"][1]((GAME_DATA.data_dir / "cards.csv").read_text()))
-    (folder / "animals.csv").write_text(CSV_CASES["unknown_reserve_animal"][1]((GAME_DATA.data_dir / "animals.csv").read_text()))
+    (folder / "animals.csv").write_text(CSV_CASES["wrong_type_reserve"][1]((GAME_DATA.data_dir / "animals.csv").read_text()))
     code, err = _run(capsys, ["validate", str(folder), "--ruleset", "evolversi"])
     assert code == 2
     assert "steel_tokens" in err and "animals.csv, row 2" in err and "2 problem(s)" in err
@@ -107,3 +108,73 @@ def test_validate_accepts_the_shipped_data(tmp_path, capsys):
     shutil.copytree(GAME_DATA.data_dir, folder)
     assert main(["validate", str(folder)]) == 0
     assert "valid evolversi data" in capsys.readouterr().out
+
+
+def test_run_never_deletes_a_folder_it_did_not_write(tmp_path, capsys):
+    keep = tmp_path / "precious"
+    keep.mkdir()
+    (keep / "thesis.txt").write_text("keep")
+    code, err = _run(capsys, ["run", "evolversi", "--games", "50", "--out", str(keep)])
+    assert code == 2 and "not empty" in err
+    assert (keep / "thesis.txt").read_text() == "keep"
+
+
+def test_run_replaces_its_own_previous_output_only_with_overwrite(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["run", "evolversi", "--games", "50", "--out", str(out)]) == 0
+    code, err = _run(capsys, ["run", "evolversi", "--games", "50", "--out", str(out)])
+    assert code == 2 and "--overwrite" in err
+    assert main(["run", "evolversi", "--games", "60", "--out", str(out), "--overwrite"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["games"] == 60
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_run_refuses_the_current_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "important.txt").write_text("keep")
+    code, err = _run(capsys, ["run", "evolversi", "--games", "50", "--out", "."])
+    assert code == 2 and (tmp_path / "important.txt").exists()
+
+
+def test_a_designer_params_file_may_set_only_some_known_parameters(tmp_path, capsys):
+    (tmp_path / "params.toml").write_text("[params]\ntrack_length = 14\n")
+    rs = GAME_DATA.load(data_dir=tmp_path)
+    assert rs["track_length"] == 14 and rs["starting_cards"] == 6
+    (tmp_path / "params.toml").write_text("[params.trak_length]\nvalue = 14\n")
+    code, err = _run(capsys, ["run", "evolversi", "--data", str(tmp_path), "--games", "10"])
+    assert code == 2 and "params.toml" in err and "params.trak_length" in err
+
+
+def test_duplicate_animal_names_are_rejected(tmp_path, capsys):
+    text = (GAME_DATA.data_dir / "animals.csv").read_text()
+    (tmp_path / "animals.csv").write_text(text + text.splitlines()[1] + "\n")
+    code, err = _run(capsys, ["run", "evolversi", "--data", str(tmp_path), "--games", "10"])
+    assert code == 2 and "duplicate name 'Panda'" in err
+
+
+@pytest.mark.parametrize("doc, what", [
+    ({"ruleset": "evolversi", "state": "x"}, "key 'state'"),
+    ({"ruleset": "evolversi", "state": {"seats": []}, "seed": "abc"}, "key 'seed'"),
+    ({"ruleset": "evolversi", "state": {"seats": [{"animal": "Panda", "tokns": 1}, {"animal": "Orca"}]}},
+     "state.seats[0].tokns"),
+    ({"ruleset": "evolversi", "state": {"seats": [{"animal": "Panda", "fury": 7}, {"animal": "Orca"}]}},
+     "state.seats[0].fury"),
+    ({"ruleset": "evolversi", "state": {"seats": [{"animal": "Panda"}, {"animal": "Orca"}], "order": [0, 0]}},
+     "state.order"),
+])
+def test_a_bad_scenario_is_one_clear_error(doc, what, tmp_path, capsys):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    code, err = _run(capsys, ["scenario", str(path)])
+    assert code == 2 and what in err and str(path) in err, err
+
+
+def test_bench_rejects_an_empty_batch(capsys):
+    code, err = _run(capsys, ["bench", "evolversi", "--batch-size", "0"])
+    assert code == 2 and "--batch-size" in err
+
+
+def test_report_of_a_folder_that_is_no_sweep_is_one_clear_error(tmp_path, capsys):
+    (tmp_path / "manifest.json").write_text("{}")
+    code, err = _run(capsys, ["report", str(tmp_path)])
+    assert code == 2 and "not a sweep manifest" in err

@@ -49,7 +49,8 @@ def test_the_round_cap_ends_the_game_stalled_without_winner():
 
 # ---------------------------------------------------------------------- tokens
 def test_tokens_from_the_cards_above_stop_when_the_supply_runs_out():
-    state = make_state([orca(above=["Pelliccia"], below=["Scaglie"], tokens=0), mantis(tokens=0)], supply=1)
+    # The Mantis holds the other 35 tokens: 1 is left in the supply.
+    state = make_state([orca(above=["Pelliccia"], below=["Scaglie"], tokens=0), mantis(tokens=35)], supply=1)
     choices = {0: [{"kind": "TARGET", "option": 0}, {"kind": "BUY", "option": 0}]}
     after, _ = run_state(RS, state, None, 1, 0, "turn", choices)
     assert after["seats"][0]["tokens"] == 1 and after["supply"] == 0

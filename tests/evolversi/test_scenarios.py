@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import run_scenario
+from experiments.scenario import run_scenario
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "evolversi").glob("*.json"))
 

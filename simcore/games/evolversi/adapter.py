@@ -14,6 +14,7 @@ class EvolversiGame:
     data = GAME_DATA
     bots = ("random", "greedy")
     default_bot = "greedy"
+    has_factions = True
     faction_label = "animal"           # what a seat plays as
     score_label = "track position"     # the per-seat score column
     entity_kind = "card"               # what the per-seat tallies count

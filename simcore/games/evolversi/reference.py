@@ -669,7 +669,7 @@ class Game:
         """The first pawn on or past the 4th Card space flips the token (4 cards next round)."""
         if not self.fourth_card and any(s.position >= self.p["fourth_card_space"] for s in self.seats):
             self.fourth_card, self.fourth_round = True, self.round
-            self.say("the 4th Card token flips: 4 cards from the next round on")
+            self.say(f"the 4th Card token flips: {self.rs['hand_size_fourth']} cards from the next round on")
 
     def swap_market(self, a: int) -> None:
         pairs = self.market_pairs()

@@ -59,7 +59,7 @@ EVENTS = TableSchema("events.csv", (
     Column("min_players", int, min=2, max=6),
     source_column(),
     Column("text", str, required=False, default=""),
-), doc="Event cards; the animal that draws one is its actor")
+), doc="Event cards; the animal that draws one is its actor", unique_key=True)
 
 ANIMALS = TableSchema("animals.csv", (
     Column("name", str),
@@ -70,7 +70,7 @@ ANIMALS = TableSchema("animals.csv", (
     Column("min_players", int, min=2, max=6),
     source_column(),
     Column("text", str, required=False, default=""),
-), doc="The animals: reserve limits and Powers")
+), doc="The animals: reserve limits and Powers", unique_key=True)
 
 PRESSURE = TableSchema("pressure.csv", (
     Column("name", str),
@@ -78,7 +78,7 @@ PRESSURE = TableSchema("pressure.csv", (
     Column("count", int, min=0, max=99),
     source_column(),
     Column("text", str, required=False, default=""),
-), doc="Evolutionary Pressure tokens")
+), doc="Evolutionary Pressure tokens", unique_key=True)
 
 
 def _check_effect(file, row, verb, target, where="effect"):

@@ -19,6 +19,11 @@ from ...ruleset import Ruleset
 from .components import Components
 
 PHASES = ("play", "order", "actions", "market")
+STATE_KEYS = {"round", "phase", "turn", "order", "fourth_card", "fourth_round", "totem", "supply", "market",
+              "evolution_deck", "evolution_discard", "event_deck", "event_discard", "pressure", "shuffles",
+              "seats", "ended", "end_reason", "winners"}
+SEAT_KEYS = {"animal", "position", "fury", "tokens", "deck", "discard", "hand", "above", "below", "revealed",
+             "shuffles", "bought"}
 SEAT_PILES = ("deck", "discard", "hand", "above", "below")
 COMMON_PILES = ("evolution_deck", "evolution_discard")
 
@@ -76,9 +81,64 @@ def _require(state: dict, key: str, kind, where: str = "state"):
     return value
 
 
+def _whole(value, key: str, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise UserError(f"must be a whole number in {rng}, got {value!r}", key=key)
+    return value
+
+
+def _check_shape(rs: Ruleset, players: int, state: dict) -> None:
+    """Known keys only, and every number in range, so a typo never silently changes a scenario."""
+    if not isinstance(state, dict):
+        raise UserError("the state must be a table", key="state")
+    for k in state:
+        if k not in STATE_KEYS:
+            raise UserError(f"unknown field; fields: {', '.join(sorted(STATE_KEYS))}", key=f"state.{k}")
+    for i, seat in enumerate(state.get("seats", [])):
+        if not isinstance(seat, dict):
+            raise UserError("each seat must be a table", key=f"state.seats[{i}]")
+        for k in seat:
+            if k not in SEAT_KEYS:
+                raise UserError(f"unknown seat field; fields: {', '.join(sorted(SEAT_KEYS))}",
+                                key=f"state.seats[{i}].{k}")
+        where = f"state.seats[{i}]"
+        if "position" in seat:
+            _whole(seat["position"], f"{where}.position", 0, rs["track_length"])
+        if "fury" in seat:
+            _whole(seat["fury"], f"{where}.fury", 0, rs["fury_max"])
+        if "tokens" in seat:
+            _whole(seat["tokens"], f"{where}.tokens", 0, rs["token_supply"])
+        if "shuffles" in seat:
+            _whole(seat["shuffles"], f"{where}.shuffles", 0)
+        for pile in SEAT_PILES:
+            if not isinstance(seat.get(pile, []), list):
+                raise UserError("must be a list of card names", key=f"{where}.{pile}")
+    if "round" in state:
+        _whole(state["round"], "state.round", 1)
+    if "totem" in state:
+        _whole(state["totem"], "state.totem", 0, players - 1)
+    if "turn" in state:
+        _whole(state["turn"], "state.turn", 0, players)
+    if "supply" in state:
+        _whole(state["supply"], "state.supply", 0, rs["token_supply"])
+    if "order" in state and sorted(state["order"] if isinstance(state["order"], list) else [None]) != list(range(players)):
+        raise UserError(f"must list every seat 0..{players - 1} once, got {state['order']!r}", key="state.order")
+    for pile in ("market", "evolution_deck", "evolution_discard", "event_deck", "event_discard", "pressure"):
+        if not isinstance(state.get(pile, []), list):
+            raise UserError("must be a list", key=f"state.{pile}")
+    if len(state.get("market", [])) > rs["market_spaces"]:
+        raise UserError(f"has more slots than market_spaces = {rs['market_spaces']}", key="state.market")
+    for j, t in enumerate(state.get("pressure", [])):
+        if not isinstance(t, dict) or "space" not in t or "token" not in t:
+            raise UserError('each Pressure entry needs {"space": n, "token": kind}', key=f"state.pressure[{j}]")
+        _whole(t["space"], f"state.pressure[{j}].space", 1, rs["track_length"] - 1)
+
+
 def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
     """A copy of `state` with every card, Event and Pressure token replaced by its uid,
     and animals by their index. Fields not given take the setup defaults."""
+    _check_shape(rs, comps.players, state)
     s = deepcopy(state)
     animals = [a["name"] for a in rs.tables["animals"]]
     pool = _Pool(rs, comps)
@@ -128,7 +188,10 @@ def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
     s.setdefault("totem", 0)
     s.setdefault("shuffles", {"evolution": 0, "events": 0})
     in_hands = sum(seat.get("tokens", 0) for seat in seats)
-    s.setdefault("supply", max(0, rs["token_supply"] - in_hands))
+    s.setdefault("supply", rs["token_supply"] - in_hands)
+    if s["supply"] < 0 or s["supply"] + in_hands != rs["token_supply"]:
+        raise UserError(f"supply {s['supply']} + reserves {in_hands} must equal token_supply = "
+                        f"{rs['token_supply']} (tokens are never created or lost)", key="state.supply")
     s.setdefault("ended", False)
     s.setdefault("end_reason", None)
     s.setdefault("winners", [])
