@@ -23,6 +23,7 @@ class EvolutionGame:
     data = GAME_DATA
     bots = ("greedy", "random", "silly")
     default_bot = "greedy"
+    has_factions = False
     faction_label = "seat"             # no factions: the seat (turn order at setup) is the asymmetry
     score_label = "score"
     entity_kind = "trait"
