@@ -25,36 +25,67 @@ def random_choice(seed: int, games, rnd: int, seats, counters, n_options) -> np.
     return rng.below(rng.key(seed, games, rng.BOT, rnd, seats, counters), n_options)
 
 
+def random_choice_keyed(seat_key: np.ndarray, counters, n_options) -> np.ndarray:
+    """random_choice from key(seed, game, BOT, round, seat), precomputed once a round: the
+    same option (the key chain's last step adds the counter)."""
+    with np.errstate(over="ignore"):
+        h = rng._mix(np.asarray(seat_key, np.uint64) ^ np.asarray(counters, np.uint64))
+    return rng.below(h, n_options)
+
+
 def first_best(score: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
     """Column of the first maximum of each row of `score` (G, K), among `valid` columns.
 
-    Unrolled over the small option axis (a trailing-axis argmax is slow on big batches).
+    Each score gets the tie-break in its low digits (key = score * K + K-1-k, so equal
+    scores favour the lower column); the keys are laid out (K, G) so that the maximum is a
+    reduction over the leading axis (a trailing-axis argmax is slow on big batches).
     """
+    G, K = score.shape
+    if K <= 1:
+        return np.zeros(G, np.int64)
     if valid is not None:
         score = np.where(valid, score, _NEG)
-    best = score[:, 0].copy()
-    col = np.zeros(len(score), np.int64)
-    for k in range(1, score.shape[1]):
-        better = score[:, k] > best
-        best = np.where(better, score[:, k], best)
-        col[better] = k
-    return col
+    key = np.ascontiguousarray(score.T, dtype=np.int64)               # (K, G)
+    key *= K
+    key += np.arange(K - 1, -1, -1, dtype=np.int64)[:, None]
+    return (K - 1) - key.max(axis=0) % K
 
 
 def nth_valid(valid: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Column of the r-th True entry of each row of `valid` (G, K) (option r of the list)."""
-    seen = np.cumsum(valid, axis=1)
-    return np.argmax(seen > r[:, None], axis=1)
+    G, K = valid.shape
+    if K > 16:
+        seen = np.cumsum(valid, axis=1)
+        return np.argmax(seen > r[:, None], axis=1)
+    col = np.zeros(G, np.int64)
+    seen = np.zeros(G, np.int64)
+    for k in range(K):
+        v = valid[:, k]
+        col += k * (v & (seen == r))
+        seen += v
+    return col
 
 
 def greedy_place(above_value: np.ndarray, below_value: np.ndarray, options: np.ndarray) -> np.ndarray:
     """PLACE: maximise the above values of the cards above plus the below values of the rest.
 
     above_value, below_value: (G, h) per hand position; options: (n_opt, h) bool (above?).
+    The score of an option is counted as sum(below) + sum over its cards above of
+    (above - below); sum(below) is the same for every option of a game, so it is left out.
     """
-    opt = options.astype(np.int32)
-    score = above_value @ opt.T + below_value @ (1 - opt).T          # (G, n_opt)
-    return first_best(score)
+    G, h = above_value.shape
+    n_opt = len(options)
+    if n_opt <= 1:
+        return np.zeros(G, np.int64)
+    gain = np.ascontiguousarray((above_value.astype(np.int64) - below_value).T)    # (h, G)
+    best = None
+    for o in range(n_opt):
+        cols = np.flatnonzero(options[o])
+        key = np.full(G, n_opt - 1 - o, np.int64)
+        for j in cols.tolist():
+            key += gain[j] * n_opt
+        best = key if best is None else np.maximum(best, key, out=best)
+    return (n_opt - 1) - best % n_opt
 
 
 def greedy_target(verb_kind: np.ndarray, tokens: np.ndarray, pawns: np.ndarray) -> np.ndarray:
@@ -70,6 +101,20 @@ def greedy_buy(buy_value: np.ndarray, cost: np.ndarray, valid: np.ndarray) -> np
     score = np.zeros(valid.shape, np.int32)
     score[:, 1:] = buy_value - COST_WEIGHT * cost
     return first_best(score, valid)
+
+
+def greedy_buy_slots(G: int, buy_value: list, cost: list, affordable: list) -> np.ndarray:
+    """greedy_buy with the market of G games given slot by slot (lists of (G,) arrays; a
+    cost may be a number): the same choice, without building the (G, slots) tables."""
+    K = len(buy_value) + 1
+    best = np.full(G, K - 1, np.int64)                                   # option 0: score 0
+    for i, (value, c, ok) in enumerate(zip(buy_value, cost, affordable)):
+        tie = K - 2 - i                                                  # column 1 + i
+        key = (value - COST_WEIGHT * np.asarray(c, np.int64)).astype(np.int64) * K + tie
+        key *= ok
+        key += (np.int64(_NEG) * K + tie) * ~ok
+        np.maximum(best, key, out=best)
+    return (K - 1) - best % K
 
 
 def swap_market_scores(buy_value: np.ndarray, pairs: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ the same game in any batch and agrees with the one-game reference engine.
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 
 import numpy as np
 
@@ -27,16 +28,14 @@ from .state import COND, PKIND, TARGET, TRIGGER, VERB, State, Tables, empty_stat
 KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK = 1, 2, 3, 4, 5, 6
 DECISIONS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
              "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")
-BATCH_SIZE = 16384            # games per chunk in play_batch (memory stays flat)
-COMPACT_BELOW = 0.8           # compact the batch when fewer than this share of games live
+BATCH_SIZE = 32768            # games per chunk in play_batch (memory stays flat)
+SETUP_BLOCK = 2048            # games per block of the setup shuffles
+COMPACT_BELOW = 0.5           # compact the batch when fewer than this share of games live
 _MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # Verbs applied to each target in turn; the others act on the actor alone.
 _PER_TARGET = ("gain_points", "lose_points", "gain_tokens", "lose_tokens", "steal_tokens",
                "gain_fury", "lose_fury", "copy_fury")
-_TAKE_TOKENS = {VERB["steal_tokens"], VERB["lose_tokens"]}
-_HURT_PAWN = {VERB["lose_points"], VERB["lose_fury"]}
-_HURTS = {VERB["lose_points"], VERB["lose_tokens"], VERB["lose_fury"], VERB["steal_tokens"]}
 
 
 def _verb_mask(*names) -> np.ndarray:
@@ -58,7 +57,110 @@ _VERB_LOSE_POINTS = _verb_mask("lose_points")
 _TOKEN_VERBS = _verb_mask("gain_tokens", "lose_tokens", "steal_tokens")
 _FURY_VERBS = _verb_mask("gain_fury", "copy_fury", "lose_fury")
 _POINT_VERBS = _verb_mask("gain_points", "lose_points")
+_VERB_HURTS = _verb_mask("lose_points", "lose_tokens", "lose_fury", "steal_tokens")   # IGNORE_EVENT
+_VERB_TAKE_TOKENS = _verb_mask("steal_tokens", "lose_tokens")                          # TARGET kinds
+_VERB_HURT_PAWN = _verb_mask("lose_points", "lose_fury")
 _WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
+
+
+# --------------------------------------------------------------------------- array helpers
+#
+# Measured habits (../shared/design/PERFORMANCE.md): per-(game, seat) fields are read and
+# written through flat indices `g * P + seat` on the raveled array (`x.reshape(-1)`), whole
+# rows are gathered with `take(..., axis=0)` and written through a one-element-per-row view
+# (`_row_view`); reductions over the tiny seat and hand axes are unrolled. Every state
+# array is C-contiguous (checked when a run starts), so these reshapes are views.
+
+_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _row_view(arr: np.ndarray) -> np.ndarray:
+    """A C-contiguous array (N, ...) as N single elements, one per row."""
+    n = arr.shape[0]
+    k = math.prod(arr.shape[1:])
+    width = arr.dtype.itemsize * k
+    return arr.reshape(n, k).view(_UINT.get(width) or np.dtype((np.void, width))).reshape(n)
+
+
+def _put_rows(arr: np.ndarray, idx: np.ndarray, rows) -> None:
+    """arr[idx] = rows for a C-contiguous arr (N, ...) (several times faster for small rows)."""
+    if len(idx):
+        _row_view(arr)[idx] = _row_view(np.ascontiguousarray(rows, dtype=arr.dtype))
+
+
+def _fill_rows(arr: np.ndarray, idx: np.ndarray, value) -> None:
+    """arr[idx] = value, row by row through the row view."""
+    if len(idx):
+        one = np.full((1,) + arr.shape[1:], value, arr.dtype)
+        _row_view(arr)[idx] = _row_view(one)[0]
+
+
+def _any_cols(mask: np.ndarray) -> np.ndarray:
+    """mask.any(axis=1) for a (G, K) bool array with a small K, unrolled."""
+    out = mask[:, 0].copy()
+    for k in range(1, mask.shape[1]):
+        out |= mask[:, k]
+    return out
+
+
+def _sum_cols(x: np.ndarray) -> np.ndarray:
+    """x.sum(axis=-1) over a small trailing axis, unrolled (int64)."""
+    out = x[..., 0].astype(np.int64)
+    for k in range(1, x.shape[-1]):
+        out += x[..., k]
+    return out
+
+
+def _stable_argsort_rows(keys: np.ndarray, n: np.ndarray | None = None) -> np.ndarray:
+    """np.argsort(keys, axis=1, kind="stable") for uint64 keys (G, w).
+
+    One np.sort of the keys with each column index packed into their low bits (several
+    times faster than argsort). Two keys that agree on all but those low bits would be
+    ordered by column instead of by key: rows with such a pair (a chance of about 2**-56
+    per pair) are redone with argsort, so the result is always exactly argsort's. With
+    `n` (G,), columns >= n hold equal keys that sort last (padding): ties among them are
+    ties by column.
+    """
+    G, w = keys.shape
+    if w <= 1 or G == 0:
+        return np.zeros((G, w), np.int64)
+    bits = (w - 1).bit_length()
+    low = np.uint64((1 << bits) - 1)
+    packed = keys & ~low
+    packed |= np.arange(w, dtype=np.uint64)
+    packed.sort(axis=1)
+    order = (packed & low).astype(np.int64)
+    packed >>= np.uint64(bits)
+    same = packed[:, 1:] == packed[:, :-1]
+    if n is not None:
+        same &= order[:, :-1] < n[:, None]
+    if same.any():
+        bad = np.flatnonzero(same.any(axis=1))
+        order[bad] = np.argsort(keys[bad], axis=1, kind="stable")
+    return order
+
+
+def _bitmask(mask: np.ndarray) -> np.ndarray:
+    """(G,) bit j set iff mask[:, j], for a (G, K) bool mask (uint8 for K <= 8)."""
+    if mask.shape[1] <= 8:
+        m = mask.view(np.uint8)
+        code = m[:, 0].copy()
+        for j in range(1, mask.shape[1]):
+            code |= m[:, j] << np.uint8(j)
+        return code
+    code = mask[:, 0].astype(np.int64)
+    for j in range(1, mask.shape[1]):
+        code |= mask[:, j].astype(np.int64) << j
+    return code
+
+
+def _effects_first(H: int) -> np.ndarray:
+    """(2**H, H): for each bitmask of hand positions, those positions in order, then H (pad)."""
+    table = np.full((1 << H, H), H, np.int64)
+    for mask in range(1 << H):
+        on = [j for j in range(H) if mask >> j & 1]
+        table[mask, :len(on)] = on
+    return table
 
 
 # --------------------------------------------------------------------------- the run
@@ -78,6 +180,7 @@ class _Run:
         self.costs = np.array(rs["market_costs"][:self.M], np.int16)
         self.bot = np.array([bots_mod.BOT_CODES[b] for b in bots], np.int8)
         self.bot_kinds = sorted(set(self.bot.tolist()))
+        self.all_greedy = self.bot_kinds == [GREEDY]
         self.script = script or {}
         self.rnd = 1
         self.phase = "play"
@@ -86,38 +189,93 @@ class _Run:
         self.pairs = np.array([(i, j) for i in range(self.M) for j in range(i + 1, self.M)],
                               np.int64).reshape(-1, 2)
         self._place_cols = [_place_columns(o, self.H) for o in tb.place_options]
+        self._effects_first = _effects_first(self.H)
+        self._others = (np.arange(self.P)[:, None] + 1 + np.arange(self.P - 1)) % self.P   # (P, P-1)
+        self._popcount = (self._effects_first < self.H).sum(axis=1)   # (2**H,) bits set
+        j = np.arange(self.M)
+        self._slide = j + (j >= j[:, None])      # (M, M) after buying slot i: slot j takes slot _slide[i, j]
+        self._bot_keys = None          # (round, games array, (B*P,) uint64 BOT-stream prefixes)
+        self.check_layout()
+        self._pressure_spaces = None   # (p_space array, (track spaces + 1,) bool: a token space in some game)
+        st.at_end[:] = _any_cols(st.pos >= self.L) if st.pos.shape[1] else False
+
+    def check_layout(self) -> None:
+        """The flat-index helpers write through reshaped views: every array must be contiguous."""
+        for f in fields(self.st):
+            if not getattr(self.st, f.name).flags.c_contiguous:
+                raise ValueError(f"state field {f.name} is not C-contiguous")
 
     # ----------------------------------------------------------------- bookkeeping
+
+    def pressure_spaces(self) -> np.ndarray:
+        """(track spaces + 1,) bool: the space holds a Pressure token in some game of the batch."""
+        st = self.st
+        if self._pressure_spaces is None or self._pressure_spaces[0] is not st.p_space:
+            top = max(self.L, int(st.pos.max(initial=0)))     # moves never go past the last space
+            table = np.zeros(top + 1, bool)
+            spaces = np.unique(st.p_space)
+            table[spaces[(spaces >= 0) & (spaces <= top)]] = True
+            self._pressure_spaces = (st.p_space, table)
+        return self._pressure_spaces[1]
 
     def live(self) -> np.ndarray:
         return np.flatnonzero(self.st.alive)
 
     def end_check(self, g: np.ndarray) -> np.ndarray:
-        """Section 5.1: a pawn on the last space ends the game at once; returns live games."""
+        """Section 5.1: a pawn on the last space ends the game at once; returns live games.
+
+        Only games flagged by move_pawns (a pawn reached the last space since the last
+        check) can end, so only they are looked at.
+        """
         st = self.st
         if len(g) == 0:
             return g
-        won = st.pos[g] >= self.L
-        ended = won.any(axis=1)
-        if ended.any():
-            e = g[ended]
-            st.alive[e] = False
-            st.end_reason[e] = 0
-            st.rounds[e] = self.rnd
-            st.winner[e] = won[ended]
-            return g[~ended]
-        return g
+        flagged = st.at_end.take(g)
+        if not flagged.any():
+            return g
+        f = np.flatnonzero(flagged)
+        c = g[f]
+        st.at_end[c] = False
+        won = st.pos.take(c, axis=0) >= self.L
+        ended = _any_cols(won)
+        if not ended.any():
+            return g
+        e = c[ended]
+        st.alive[e] = False
+        st.end_reason[e] = 0
+        st.rounds[e] = self.rnd
+        _put_rows(st.winner, e, won[ended])
+        gone = np.zeros(len(g), bool)
+        gone[f[ended]] = True
+        return g[~gone]
+
+    def bot_keys(self) -> np.ndarray:
+        """(B*P,) key(seed, game, BOT, round, seat) per game and seat, for this round: the
+        random bot's key of a decision is one more hash step (the counter) from it."""
+        st = self.st
+        cached = self._bot_keys
+        if cached is None or cached[0] != self.rnd or cached[1] is not st.games:
+            with np.errstate(over="ignore"):
+                base = rng.key(self.seed, st.games, rng.BOT, self.rnd)
+                keys = rng._mix(base[:, None] ^ np.arange(self.P, dtype=np.uint64)).reshape(-1)
+            self._bot_keys = cached = (self.rnd, st.games, keys)
+        return cached[2]
 
     def decide(self, kind: str, g, seat, n=None, valid=None, greedy=None) -> np.ndarray:
         """Ask the seats `seat` (one per game of g) a decision; returns the option chosen.
 
         Options are either 0..n-1 (n per game) or the True columns of `valid` (G, K), in
         order; then the returned value is a column. `greedy()` gives the greedy bot's answer
-        for every game of g. The seat's decision counter advances in every case.
+        for every game of g. The seat's decision counter advances in every case (it only
+        addresses random draws, so an all-greedy batch does not keep it).
         """
+        if self.all_greedy:
+            return greedy()
         st = self.st
-        d = st.counter[g, seat]
-        st.counter[g, seat] = d + 1
+        gi = g * self.P + seat
+        cf = st.counter.reshape(-1)
+        d = cf.take(gi)
+        cf[gi] = d + 1
         if valid is not None:
             n = valid.sum(axis=1)
         n = np.broadcast_to(np.asarray(n, np.int64), (len(g),))
@@ -130,7 +288,7 @@ class _Run:
                 choice[sel] = greedy()[sel]
                 continue
             if k == RANDOM:
-                r = bots_mod.random_choice(self.seed, st.games[g][sel], self.rnd, seat[sel], d[sel], n[sel])
+                r = bots_mod.random_choice_keyed(self.bot_keys().take(gi[sel]), d[sel], n[sel])
             else:
                 r = self._scripted(kind, seat[sel], n[sel])
             choice[sel] = r if valid is None else bots_mod.nth_valid(valid[sel], r)
@@ -162,60 +320,57 @@ class _Run:
         w = int(n.max()) if len(n) else 0
         cards = pile[:, :w]
         inside = np.arange(w) < n[:, None]
-        keys = rng.key(self.seed, self.st.games[g][:, None], rng.CHANCE, kind,
+        keys = rng.key(self.seed, self.st.games.take(g)[:, None], rng.CHANCE, kind,
                        *[np.asarray(x)[:, None] if np.ndim(x) else x for x in extra],
                        np.maximum(cards, 0))
         keys = np.where(inside, ~keys, _MAX64)
-        order = np.argsort(keys, axis=1, kind="stable")
-        return np.take_along_axis(cards, order, axis=1)
+        order = _stable_argsort_rows(keys, n)
+        order += (np.arange(len(cards)) * w)[:, None]
+        return np.ascontiguousarray(cards).reshape(-1).take(order)
+
+    def _reshuffle(self, g, row, pile, n_pile, stack, n_stack, shuffles, kind, *extra):
+        """Shuffle the pile rows `row` (flat row indices) into their (empty) stacks."""
+        nf = n_pile.reshape(-1)
+        n = nf.take(row)
+        sf = shuffles.reshape(-1)
+        shuffle_no = sf.take(row) + 1
+        w = np.arange(int(n.max()) if len(n) else 0)
+        idx = (row * pile.shape[-1])[:, None] + w
+        new = self.shuffled(g, pile.reshape(-1).take(idx), n, kind, *extra, shuffle_no)
+        stack.reshape(-1)[(row * stack.shape[-1])[:, None] + w] = new
+        n_stack.reshape(-1)[row] = n
+        sf[row] = shuffle_no
+        pile.reshape(-1)[idx] = -1
+        nf[row] = 0
 
     def reshuffle_own(self, g, s):
         """Section 4 phase 1: the seat's discard pile becomes its new deck (KIND 6)."""
         st = self.st
-        n = st.n_discard[g, s]
-        shuffle_no = st.deck_shuffles[g, s] + 1
-        new = self.shuffled(g, st.discard[g, s], n, KIND_OWN_DECK, s, shuffle_no)
-        w = new.shape[1]
-        st.deck[g, s, :w] = new
-        st.n_deck[g, s] = n
-        st.deck_shuffles[g, s] = shuffle_no
-        st.discard[g, s, :w] = -1
-        st.n_discard[g, s] = 0
+        self._reshuffle(g, g * self.P + s, st.discard, st.n_discard, st.deck, st.n_deck,
+                        st.deck_shuffles, KIND_OWN_DECK, s)
 
     def reshuffle_evolution(self, g):
         st = self.st
-        n = st.n_common[g]
-        shuffle_no = st.evo_shuffles[g] + 1
-        new = self.shuffled(g, st.common[g], n, KIND_EVOLUTION, shuffle_no)
-        w = new.shape[1]
-        st.evo_deck[g, :w] = new
-        st.n_evo[g] = n
-        st.evo_shuffles[g] = shuffle_no
-        st.common[g, :w] = -1
-        st.n_common[g] = 0
+        self._reshuffle(g, g, st.common, st.n_common, st.evo_deck, st.n_evo, st.evo_shuffles,
+                        KIND_EVOLUTION)
 
     def reshuffle_events(self, g):
         st = self.st
-        n = st.n_event_discard[g]
-        shuffle_no = st.event_shuffles[g] + 1
-        new = self.shuffled(g, st.event_discard[g], n, KIND_EVENTS, shuffle_no)
-        w = new.shape[1]
-        st.event_deck[g, :w] = new
-        st.n_event[g] = n
-        st.event_shuffles[g] = shuffle_no
-        st.event_discard[g, :w] = -1
-        st.n_event_discard[g] = 0
+        self._reshuffle(g, g, st.event_discard, st.n_event_discard, st.event_deck, st.n_event,
+                        st.event_shuffles, KIND_EVENTS)
 
     def to_own_discard(self, g, s, cards):
         st = self.st
-        k = st.n_discard[g, s]
-        st.discard[g, s, k] = cards
-        st.n_discard[g, s] = k + 1
+        gi = g * self.P + s
+        nf = st.n_discard.reshape(-1)
+        k = nf.take(gi)
+        st.discard.reshape(-1)[gi * st.discard.shape[2] + k] = cards
+        nf[gi] = k + 1
 
     def to_common(self, g, cards):
         st = self.st
-        k = st.n_common[g]
-        st.common[g, k] = cards
+        k = st.n_common.take(g)
+        st.common.reshape(-1)[g * st.common.shape[1] + k] = cards
         st.n_common[g] = k + 1
 
     # ----------------------------------------------------------------- pawns, tokens, Fury
@@ -223,27 +378,37 @@ class _Run:
     def move_pawns(self, g, t, delta):
         """Pawn t of each game moves by delta, inside 0..track_length; 4th Card check."""
         st = self.st
-        old = st.pos[g, t]
-        new = np.clip(old + delta, 0, self.L).astype(np.int16)
-        st.pos[g, t] = new
-        moved = (new != old) & ~st.fourth[g]
+        gi = g * self.P + t
+        pf = st.pos.reshape(-1)
+        old = pf.take(gi)
+        new = np.minimum(np.maximum(old + delta, 0), self.L).astype(np.int16)
+        pf[gi] = new
+        top = new >= self.L
+        if top.any():
+            st.at_end[g[top]] = True
+        moved = (new != old) & ~st.fourth.take(g)
         if moved.any():
             gm = g[moved]
-            flips = (st.pos[gm] >= self.rs["fourth_card_space"]).any(axis=1)
+            flips = _any_cols(st.pos.take(gm, axis=0) >= self.rs["fourth_card_space"])
             st.fourth[gm[flips]] = True
             st.fourth_round[gm[flips]] = self.rnd
 
     def gain_tokens(self, g, t, n):
         st = self.st
-        take = np.minimum(n, st.supply[g])
-        st.tokens[g, t] += take
-        st.supply[g] -= take
+        sup = st.supply.take(g)
+        take = np.minimum(n, sup)
+        gi = g * self.P + t
+        tf = st.tokens.reshape(-1)
+        tf[gi] = tf.take(gi) + take
+        st.supply[g] = sup - take
 
     def gain_fury(self, g, t, n):
         """Section 5.1: Fury wraps past fury_max; each wrap is fury_overflow_points points."""
         st = self.st
-        total = st.fury[g, t] + np.asarray(n, np.int16)
-        st.fury[g, t] = total % self.fury_mod
+        gi = g * self.P + t
+        ff = st.fury.reshape(-1)
+        total = ff.take(gi) + np.asarray(n, np.int16)
+        ff[gi] = total % self.fury_mod
         points = (total // self.fury_mod) * self.rs["fury_overflow_points"]
         up = points > 0
         if up.any():
@@ -254,13 +419,13 @@ class _Run:
         holds = np.ones(len(g), bool)
         if (cond == COND["always"]).all():
             return holds
-        totem_here = st.totem[g] == a
-        holds[cond == COND["has_totem"]] = totem_here[cond == COND["has_totem"]]
-        holds[cond == COND["no_totem"]] = ~totem_here[cond == COND["no_totem"]]
-        first = self.order_known & (st.order[g, 0] == a)
-        last = self.order_known & (st.order[g, self.P - 1] == a)
-        holds[cond == COND["first"]] = first[cond == COND["first"]]
-        holds[cond == COND["last"]] = last[cond == COND["last"]]
+        totem_here = st.totem.take(g) == a
+        of = st.order.reshape(-1)
+        first = self.order_known & (of.take(g * self.P) == a)
+        last = self.order_known & (of.take(g * self.P + self.P - 1) == a)
+        for code, value in ((COND["has_totem"], totem_here), (COND["no_totem"], ~totem_here),
+                            (COND["first"], first), (COND["last"], last)):
+            holds &= (cond != code) | value
         return holds
 
     def resolve(self, g, a, verb, amount, target, cond, F, event=False):
@@ -274,19 +439,45 @@ class _Run:
         """The effect's targets and verb, the condition already checked."""
         if len(g) == 0:
             return
+        per_target = _PER_TARGET_VERB[verb]
+        if not event:
+            # the common case first: a point, token or Fury verb on the actor alone
+            on_self = per_target & (target == TARGET["self"])
+            if on_self.all():
+                self.apply_to_target(g, a, verb, amount, F, a)
+                return
+            if on_self.any():
+                i = np.flatnonzero(on_self)
+                self.apply_to_target(g[i], a[i], verb[i], amount[i], F[i], a[i])
+                i = np.flatnonzero(~on_self)
+                g, a, verb, amount, target, F, per_target = (
+                    g[i], a[i], verb[i], amount[i], target[i], F[i], per_target[i])
         T = self.targets(g, a, verb, target)
         if event:
             T = self.ignore_event(g, verb, T)
-        per_target = _PER_TARGET_VERB[verb]
-        for j in range(T.shape[1]):
-            t = T[:, j]
-            sel = per_target & (t >= 0)
-            if j == 0 and sel.all():
-                self.apply_to_target(g, a, verb, amount, F, t)
-                continue
-            i = np.flatnonzero(sel)
-            if len(i):
-                self.apply_to_target(g[i], a[i], verb[i], amount[i], F[i], t[i])
+        one_target = T.shape[1] == 1 or not (T[:, 1:] >= 0).any()
+        if one_target:
+            sel = per_target & (T[:, 0] >= 0)
+            if sel.all():
+                self.apply_to_target(g, a, verb, amount, F, T[:, 0])
+            elif sel.any():
+                i = np.flatnonzero(sel)
+                self.apply_to_target(g[i], a[i], verb[i], amount[i], F[i], T[i, 0])
+        else:
+            # token verbs share the supply and the actor's reserve: one target after another;
+            # the point and Fury verbs touch only their target: all (game, target) pairs at once
+            tokens = _TOKEN_VERBS[verb]
+            has_target = T >= 0
+            k = np.flatnonzero(tokens & per_target)
+            if len(k):
+                self.tokens_in_turn(g[k], a[k], verb[k], amount[k], T[k])
+            pawn_fury = per_target & ~tokens
+            r = np.flatnonzero(pawn_fury & has_target[:, 0])         # first targets
+            w = np.flatnonzero(pawn_fury & _any_cols(has_target[:, 1:]))
+            rw, cw = np.nonzero(has_target[w, 1:])                      # further targets
+            r, c = np.concatenate([r, w[rw]]), np.concatenate([np.zeros(len(r), np.int64), cw + 1])
+            if len(r):
+                self.apply_to_target(g[r], a[r], verb[r], amount[r], F[r], T[r, c])
         if not per_target.all():
             i = np.flatnonzero(~per_target)
             self.actor_only_verbs(g[i], a[i], verb[i], amount[i])
@@ -297,27 +488,32 @@ class _Run:
         st = self.st
         n = n.astype(np.int16)
         used = np.bincount(verb, minlength=len(VERB)).astype(bool)
+        gt = g * self.P + t
         points = None
         if (used & _TOKEN_VERBS).any():
-            sup = st.supply[g]
-            tok_t = st.tokens[g, t]
+            tf = st.tokens.reshape(-1)
+            sup = st.supply.take(g)
+            tok_t = tf.take(gt)
             gains = _VERB_GAIN_TOKENS[verb]
             loses = _VERB_LOSE_TOKENS[verb]
             steals = _VERB_STEAL[verb]
             got = np.minimum(n, sup) * gains
             lost = np.minimum(n, tok_t) * (loses | steals)
-            st.tokens[g, t] = tok_t + got - lost
+            tf[gt] = tok_t + got - lost
             st.supply[g] = sup - got + lost * loses
             if used[VERB["steal_tokens"]]:
-                st.tokens[g, a] += lost * steals
+                ga = g * self.P + a
+                tf[ga] = tf.take(ga) + lost * steals
         if (used & _FURY_VERBS).any():
-            fury_t = st.fury[g, t].astype(np.int16)
-            gain = np.where(verb == VERB["copy_fury"], F, n) * _VERB_GAIN_FURY[verb]
+            ff = st.fury.reshape(-1)
+            fury_t = ff.take(gt).astype(np.int16)
+            gain = (np.where(verb == VERB["copy_fury"], F, n) if used[VERB["copy_fury"]] else n) \
+                * _VERB_GAIN_FURY[verb]
             total = fury_t + gain
             wrapped = total % self.fury_mod
             if used[VERB["lose_fury"]]:
                 wrapped = np.where(_VERB_LOSE_FURY[verb], np.maximum(fury_t - n, 0), wrapped)
-            st.fury[g, t] = wrapped
+            ff[gt] = wrapped
             points = (total // self.fury_mod) * self.rs["fury_overflow_points"]
         if (used & _POINT_VERBS).any():
             step = n * _VERB_GAIN_POINTS[verb] - n * _VERB_LOSE_POINTS[verb]
@@ -329,14 +525,45 @@ class _Run:
             elif moves.any():
                 self.move_pawns(g[moves], t[moves], points[moves])
 
+    def tokens_in_turn(self, g, a, verb, n, T):
+        """The token verbs (gain, lose, steal) on each game's targets T (G, K), one target
+        after another: they share the supply and the actor's reserve (apply_to_target's
+        arithmetic, on the games' (G, P) token rows)."""
+        st = self.st
+        n = n.astype(np.int64)
+        tokens = st.tokens.take(g, axis=0).astype(np.int64)          # (G, P)
+        flat = tokens.reshape(-1)
+        row = np.arange(len(g)) * self.P
+        supply = st.supply.take(g).astype(np.int64)
+        gains, loses, steals = _VERB_GAIN_TOKENS[verb], _VERB_LOSE_TOKENS[verb], _VERB_STEAL[verb]
+        takes = loses | steals
+        for j in range(T.shape[1]):
+            t = T[:, j]
+            on = t >= 0
+            if not on.any():
+                continue
+            at = row + t * on                                          # seat 0 where no target
+            held = flat.take(at)
+            got = np.minimum(n, supply) * (gains & on)
+            lost = np.minimum(n, held) * (takes & on)
+            flat[at] = held + got - lost
+            supply += lost * loses - got
+            if steals.any():
+                flat[row + a] += lost * steals
+        _put_rows(st.tokens, g, tokens)
+        st.supply[g] = supply
+
     def actor_only_verbs(self, g, a, verb, amount):
         st = self.st
         counts = np.bincount(verb, minlength=len(VERB))
         for name in ("swap_market", "discount", "reveal_pressure", "draw_event", "take_totem"):
             if counts[VERB[name]] == 0:
                 continue
-            sel = verb == VERB[name]
-            gs, as_ = g[sel], a[sel]
+            if counts[VERB[name]] == len(g):
+                gs, as_, sel = g, a, slice(None)
+            else:
+                sel = verb == VERB[name]
+                gs, as_ = g[sel], a[sel]
             if name == "swap_market":
                 self.swap_market(gs, as_)
             elif name == "discount":
@@ -360,7 +587,7 @@ class _Run:
             T[:, 0] = a
             return T
         is_self = target == TARGET["self"]
-        T[is_self, 0] = a[is_self]
+        T[:, 0] = np.where(is_self, a, -1)
         if counts[TARGET["other"]] or counts[TARGET["self_and_other"]]:
             c = np.flatnonzero((target == TARGET["other"]) | (target == TARGET["self_and_other"]))
             other = self.choose_target(g[c], a[c], verb[c])
@@ -369,14 +596,16 @@ class _Run:
             T[c[pair], 1] = other[pair]
         for name, start, count in (("all", 0, P), ("all_others", 1, P - 1)):
             if counts[TARGET[name]]:
-                sel = target == TARGET[name]
+                sel = np.flatnonzero(target == TARGET[name])
+                asel = a[sel]
                 for j in range(count):
-                    T[sel, j] = (a[sel] + start + j) % P
+                    T[sel, j] = (asel + start + j) % P
         for name in ("before", "after"):
             if counts[TARGET[name]]:
                 sel = np.flatnonzero(target == TARGET[name])
-                where = st.order_pos[g[sel], a[sel]].astype(np.int64)
-                order = st.order[g[sel]]
+                gsel = g[sel]
+                where = st.order_pos.reshape(-1).take(gsel * P + a[sel]).astype(np.int64)
+                order = st.order.take(gsel, axis=0)
                 for j in range(P):
                     if name == "before":
                         ok = j < where
@@ -389,15 +618,16 @@ class _Run:
 
     def others(self, a) -> np.ndarray:
         """(G, P-1) the other seats clockwise from a + 1 (the TARGET option order)."""
-        return (a[:, None] + 1 + np.arange(self.P - 1)) % self.P
+        return self._others.take(a, axis=0)
 
     def choose_target(self, g, a, verb) -> np.ndarray:
         st = self.st
         opts = self.others(a)
 
         def greedy():
-            kind = np.where(np.isin(verb, list(_TAKE_TOKENS)), 0, np.where(np.isin(verb, list(_HURT_PAWN)), 1, 2))
-            return bots_mod.greedy_target(kind, st.tokens[g[:, None], opts], st.pos[g[:, None], opts])
+            kind = np.where(_VERB_TAKE_TOKENS[verb], 0, np.where(_VERB_HURT_PAWN[verb], 1, 2))
+            idx = (g * self.P)[:, None] + opts
+            return bots_mod.greedy_target(kind, st.tokens.reshape(-1).take(idx), st.pos.reshape(-1).take(idx))
 
         pick = self.decide("TARGET", g, a, n=self.P - 1, greedy=greedy)
         return opts[np.arange(len(g)), pick]
@@ -405,11 +635,11 @@ class _Run:
     def ignore_event(self, g, verb, T) -> np.ndarray:
         """Section 5.3: the Totem holder among the targets may ignore the Event."""
         st = self.st
-        holder = st.totem[g].astype(np.int64)
-        hit = (T == holder[:, None]).any(axis=1)
+        holder = st.totem.take(g).astype(np.int64)
+        hit = _any_cols(T == holder[:, None])
         if hit.any():
             h = np.flatnonzero(hit)
-            hurts = np.isin(verb[h], list(_HURTS))
+            hurts = _VERB_HURTS[verb[h]]
             ignore = self.decide("IGNORE_EVENT", g[h], holder[h], n=2,
                                  greedy=lambda: bots_mod.greedy_ignore_event(hurts)) == 1
             rows = h[ignore]
@@ -417,55 +647,61 @@ class _Run:
         return T
 
     def market_pairs(self, g):
-        occupied = self.st.market[g] >= 0
+        market = self.st.market.take(g, axis=0)
+        occupied = market >= 0
         valid = occupied[:, self.pairs[:, 0]] & occupied[:, self.pairs[:, 1]]
-        return valid, self.tb.v_buy[self.st.market[g]]
+        return valid, self.tb.v_buy[market]
 
     def swap_market(self, g, a):
         st = self.st
         valid, buy = self.market_pairs(g)
-        can = valid.any(axis=1)
+        can = _any_cols(valid) if valid.shape[1] else np.zeros(len(g), bool)
         if not can.any():
             return
         g, a, valid, buy = g[can], a[can], valid[can], buy[can]
         col = self.decide("SWAP_MARKET", g, a, valid=valid,
                           greedy=lambda: bots_mod.greedy_swap_market(buy, self.pairs, valid))
-        i, j = self.pairs[col, 0], self.pairs[col, 1]
-        ci, cj = st.market[g, i], st.market[g, j]
-        st.market[g, i] = cj
-        st.market[g, j] = ci
+        mf = st.market.reshape(-1)
+        i, j = g * self.M + self.pairs[col, 0], g * self.M + self.pairs[col, 1]
+        ci, cj = mf.take(i), mf.take(j)
+        mf[i] = cj
+        mf[j] = ci
 
     def draw_event(self, g, a):
         """draw_event: the top Event (reshuffle the Event discards if needed), resolve, discard."""
         st, tb = self.st, self.tb
-        empty = (st.n_event[g] == 0) & (st.n_event_discard[g] > 0)
+        empty = (st.n_event.take(g) == 0) & (st.n_event_discard.take(g) > 0)
         if empty.any():
             self.reshuffle_events(g[empty])
-        has = st.n_event[g] > 0
-        g, a = g[has], a[has]
+        has = st.n_event.take(g) > 0
+        if not has.all():
+            g, a = g[has], a[has]
         if len(g) == 0:
             return
-        k = st.n_event[g] - 1
-        ev = st.event_deck[g, k]
-        st.event_deck[g, k] = -1
+        V = st.event_deck.shape[1]
+        k = st.n_event.take(g) - 1
+        ef = st.event_deck.reshape(-1)
+        ev = ef.take(g * V + k)
+        ef[g * V + k] = -1
         st.n_event[g] = k
         self.resolve(g, a, tb.ev_verb[ev], tb.ev_amount[ev], tb.ev_target[ev], tb.ev_cond[ev],
                      np.zeros(len(g), np.int16), event=True)
-        k = st.n_event_discard[g]
-        st.event_discard[g, k] = ev
+        k = st.n_event_discard.take(g)
+        st.event_discard.reshape(-1)[g * V + k] = ev
         st.n_event_discard[g] = k + 1
 
     def reveal_pressure(self, g, a):
         """reveal_pressure: own turn only, within pressure_per_turn; lowest space >= pawn,
         else the lowest face-down token."""
         st = self.st
-        own = (st.actor[g] == a) & (st.reveals[g] < self.rs["pressure_per_turn"])
-        g, a = g[own], a[own]
+        own = (st.actor.take(g) == a) & (st.reveals.take(g) < self.rs["pressure_per_turn"])
+        if not own.all():
+            g, a = g[own], a[own]
         if len(g) == 0 or st.p_space.shape[1] == 0:   # no Pressure tokens in this game
             return
-        space = st.p_space[g].astype(np.int64)
-        face_down = (st.p_token[g] >= 0) & ~st.p_revealed[g]
-        ahead = space >= st.pos[g, a][:, None]
+        space = st.p_space.take(g, axis=0).astype(np.int64)
+        face_down = (st.p_token.take(g, axis=0) >= 0) & ~st.p_revealed.take(g, axis=0)
+        ahead = space >= st.pos.reshape(-1).take(g * self.P + a)[:, None]
         big = 1 << 20
         rank = np.where(face_down, np.where(ahead, space, space + big), 4 * big)
         slot = rank.argmin(axis=1)
@@ -476,16 +712,17 @@ class _Run:
     def activate_pressure(self, g, a, slot):
         """Section 5.3: reveal the token (it stays face up) and do what it says."""
         st, tb = self.st, self.tb
-        st.p_revealed[g, slot] = True
+        gs = g * st.p_token.shape[1] + slot
+        st.p_revealed.reshape(-1)[gs] = True
         st.reveals[g] += 1
-        kind = tb.pressure_kind[st.p_token[g, slot]]
+        kind = tb.pressure_kind[st.p_token.reshape(-1).take(gs)]
         meteor = kind == PKIND["meteor"]
         if meteor.any():
             self.draw_event(g[meteor], a[meteor])
         tof = np.flatnonzero(kind == PKIND["totem_or_fury"])
         if len(tof):
             gt, at = g[tof], a[tof]
-            holds = st.totem[gt] == at
+            holds = st.totem.take(gt) == at
             fury = self.decide("TOTEM_OR_FURY", gt, at, n=2,
                                greedy=lambda: bots_mod.greedy_totem_or_fury(holds)) == 1
             st.totem[gt[~fury]] = at[~fury]
@@ -498,12 +735,14 @@ class _Run:
     def swap_above(self, g, a):
         """SWAP_ABOVE: (own above index, other seat, its above index), lexicographic."""
         st, H, P = self.st, self.H, self.P
+        G = len(g)
         others = self.others(a)
-        own = st.above[g, a]                                        # (G, H)
-        theirs = st.above[g[:, None], others]                       # (G, P-1, H)
-        own_b = np.broadcast_to(own[:, :, None, None], (len(g), H, P - 1, H))
-        their_b = np.broadcast_to(theirs[:, None, :, :], (len(g), H, P - 1, H))
-        valid = ((own_b >= 0) & (their_b >= 0)).reshape(len(g), -1)
+        rows = st.above.reshape(-1, H)
+        own = rows.take(g * P + a, axis=0)                                    # (G, H)
+        theirs = rows.take(((g * P)[:, None] + others).reshape(-1), axis=0).reshape(G, P - 1, H)
+        own_b = np.broadcast_to(own[:, :, None, None], (G, H, P - 1, H))
+        their_b = np.broadcast_to(theirs[:, None, :, :], (G, H, P - 1, H))
+        valid = ((own_b >= 0) & (their_b >= 0)).reshape(G, -1)
         can = valid.any(axis=1)
         if not can.any():
             return
@@ -514,23 +753,27 @@ class _Run:
                           greedy=lambda: bots_mod.greedy_swap_above(own_v, their_v, valid))
         q, k, r = col // ((P - 1) * H), (col // H) % (P - 1), col % H
         o = others[np.arange(len(g)), k]
-        mine, their = st.above[g, a, q], st.above[g, o, r]
-        st.above[g, a, q] = their
-        st.above[g, o, r] = mine
+        af = st.above.reshape(-1)
+        mi, ti = (g * P + a) * H + q, (g * P + o) * H + r
+        mine, their = af.take(mi), af.take(ti)
+        af[mi] = their
+        af[ti] = mine
 
     def reactions(self, g, x, trigger, F):
         """Section 5.4: the other seats' reaction cards, clockwise from x + 1."""
         if not self.tb.has_reactions or len(g) == 0:
             return
-        st, tb = self.st, self.tb
+        st, tb, H = self.st, self.tb, self.H
         after_own = self.rs["reactions_after_own_turn"]
+        bf = st.below.reshape(-1)
         for k in range(1, self.P):
             s = (x + k) % self.P
-            for q in range(self.H):
-                card = st.below[g, s, q]
-                can = (tb.trigger[card] == trigger) & st.alive[g]
+            gi = g * self.P + s
+            for q in range(H):
+                card = bf.take(gi * H + q)
+                can = (tb.trigger[card] == trigger) & st.alive.take(g)
                 if not after_own:
-                    can &= ~st.revealed[g, s]
+                    can &= ~st.revealed.reshape(-1).take(gi)
                 if not can.any():
                     continue
                 c = np.flatnonzero(can)
@@ -545,189 +788,253 @@ class _Run:
                 if len(gc) == 0:
                     continue
                 self.resolve(gc, sc, tb.verb[cc], tb.amount[cc], tb.target[cc], tb.cond[cc], Fc)
-                st.below[gc, sc, q] = -1
+                bf[(gc * self.P + sc) * H + q] = -1
                 self.to_own_discard(gc, sc, cc)
                 self.end_check(gc)
 
     # ----------------------------------------------------------------- phase 1
 
-    def phase_play(self, g):
-        """Phase 1: every seat draws (seat order), then every seat places (seat order)."""
-        st = self.st
+    def phase_play(self, g, fresh=False):
+        """Phase 1: every seat draws (seat order), then every seat places (seat order).
+
+        `fresh`: every game of g starts the round with no cards drawn or placed (the case
+        in play_round), so the checks for a state resumed mid-phase are skipped.
+        """
+        st, P, H = self.st, self.P, self.H
         self.order_known = False
-        for s in range(self.P):
-            g = g[st.alive[g]]
-            nothing_yet = (st.n_hand[g, s] == 0) & (st.above[g, s] < 0).all(axis=1) & (st.below[g, s] < 0).all(axis=1)
+        for s in range(P):
+            g = g[st.alive.take(g)]
+            if fresh:
+                self.draw(g, s)
+                continue
+            gi = g * P + s
+            nothing_yet = ((st.n_hand.reshape(-1).take(gi) == 0)
+                           & ~_any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
+                           & ~_any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
             self.draw(g[nothing_yet], s)
-        g = g[st.alive[g]]
-        for s in range(self.P):
-            placed = (st.above[g, s] >= 0).any(axis=1) | (st.below[g, s] >= 0).any(axis=1)
+        g = g[st.alive.take(g)]
+        if fresh:                                  # every seat of every game places
+            self.place(np.repeat(g, P), np.tile(np.arange(P), len(g)))
+            return
+        for s in range(P):
+            gi = g * P + s
+            placed = (_any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
+                      | _any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
             self.place(g[~placed], s)
 
     def draw(self, g, s):
         """Draw h cards; when the deck runs out, reshuffle the discards once, then the Power."""
-        st, rs = self.st, self.rs
+        st, rs, P = self.st, self.rs, self.P
         if len(g) == 0:
             return
         # the 4th Card counts from the round after it flipped (a Power may flip it now)
-        flipped_before = st.fourth[g] & (st.fourth_round[g] < self.rnd)
+        flipped_before = st.fourth.take(g) & (st.fourth_round.take(g) < self.rnd)
         h = np.where(flipped_before, rs["hand_size_fourth"], rs["hand_size"])
-        enough = st.n_deck[g, s] >= h
+        ndf = st.n_deck.reshape(-1)
+        n = ndf.take(g * P + s)
+        enough = n >= h
         if enough.all():
-            self.draw_from_deck(g, s, h)
+            self.draw_from_deck(g, s, h, n)
             return
         if enough.any():
-            self.draw_from_deck(g[enough], s, h[enough])
-            g, h = g[~enough], h[~enough]
-        powered = np.zeros(len(g), bool)
-        for j in range(self.H):
-            want = j < h
-            if not want.any():
-                break
-            out = want & (st.n_deck[g, s] == 0) & (st.n_discard[g, s] > 0)
-            if out.any():
-                self.reshuffle_own(g[out], s)
-                powered |= out
-            can = want & (st.n_deck[g, s] > 0)
-            gc = g[can]
-            top = st.n_deck[gc, s] - 1
-            st.hand[gc, s, j] = st.deck[gc, s, top]
-            st.deck[gc, s, top] = -1
-            st.n_deck[gc, s] = top
-            st.n_hand[gc, s] = j + 1
-        if powered.any():
-            self.power(g[powered], s)
+            self.draw_from_deck(g[enough], s, h[enough], n[enough])
+            g, h, n = g[~enough], h[~enough], n[~enough]
+        # the deck runs out: its last cards, then (once) the discards become the new deck,
+        # the missing cards come from it (as many as there are), and the Power fires
+        self.draw_from_deck(g, s, n, n)
+        out = st.n_discard.reshape(-1).take(g * P + s) > 0
+        if out.any():
+            g, h, n = g[out], h[out], n[out]
+            self.reshuffle_own(g, s)
+            new = ndf.take(g * P + s)
+            self.draw_from_deck(g, s, np.minimum(h - n, new), new, start=n)
+            self.power(g, s)
 
-    def draw_from_deck(self, g, s, h):
-        """The common case: the whole hand comes off the top of the deck."""
-        st = self.st
-        n = st.n_deck[g, s]
+    def draw_from_deck(self, g, s, h, n, start=0):
+        """h cards (per game) off the top of the deck (n cards) into the hand, from hand
+        position `start` on."""
+        st, P, H, C = self.st, self.P, self.H, self.st.deck.shape[2]
+        if len(g) == 0:
+            return
+        gi = g * P + s
+        start = np.broadcast_to(np.asarray(start, np.int64), gi.shape)
+        deckf, handf = st.deck.reshape(-1), st.hand.reshape(-1)
         h_lo, h_hi = int(h.min()), int(h.max())
         for j in range(h_hi):
-            rows = g if j < h_lo else g[j < h]
-            top = (n if j < h_lo else n[j < h]) - 1 - j
-            st.hand[rows, s, j] = st.deck[rows, s, top]
-            st.deck[rows, s, top] = -1
-        st.n_deck[g, s] = n - h
-        st.n_hand[g, s] = h
+            if j < h_lo:
+                rows, top, at = gi, n - 1 - j, start + j
+            else:
+                sel = j < h
+                rows, top, at = gi[sel], n[sel] - 1 - j, start[sel] + j
+            idx = rows * C + top
+            handf[rows * H + at] = deckf.take(idx)
+            deckf[idx] = -1
+        st.n_deck.reshape(-1)[gi] = n - h
+        st.n_hand.reshape(-1)[gi] = start + h
 
     def power(self, g, s):
         """The animal's Power (no OPTIONAL decision), then the end check."""
         st, tb = self.st, self.tb
-        animal = st.animal[g, s]
+        animal = st.animal.reshape(-1).take(g * self.P + s)
         a = np.full(len(g), s, np.int64)
         self.apply_effect(g, a, tb.power_verb[animal], tb.power_amount[animal], tb.power_target[animal],
                           np.zeros(len(g), np.int16))
         self.end_check(g)
 
     def place(self, g, s):
-        """PLACE: choose which hand positions go above (contract section 6)."""
-        st, tb = self.st, self.tb
-        n_hand = st.n_hand[g, s]
-        for h in np.unique(n_hand).tolist():
-            gh = g[n_hand == h]
+        """PLACE: choose which hand positions go above (contract section 6). `s`: the seat,
+        or one seat per game of g (the seats' decisions do not depend on each other)."""
+        st, tb, P, H = self.st, self.tb, self.P, self.H
+        if len(g) == 0:
+            return
+        s = np.broadcast_to(np.asarray(s, np.int64), g.shape)
+        gi = g * P + s
+        n_hand = st.n_hand.reshape(-1).take(gi)
+        lo, hi = int(n_hand.min()), int(n_hand.max())
+        for h in ([lo] if lo == hi else np.unique(n_hand).tolist()):
+            if lo == hi:
+                gh, gih, seat = g, gi, s
+            else:
+                sel = n_hand == h
+                gh, gih, seat = g[sel], gi[sel], s[sel]
+            G = len(gh)
             options = tb.place_options[h]
-            hand = st.hand[gh, s, :h]
-            seat = np.full(len(gh), s, np.int64)
+            ext = np.full((G, h + 1), -1, np.int16)          # the hand, then an empty card
+            ext[:, :h] = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
+            hand = ext[:, :h]
             pick = self.decide("PLACE", gh, seat, n=len(options),
                                greedy=lambda: bots_mod.greedy_place(tb.v_above[hand], tb.v_below[hand], options))
             above_cols, below_cols = self._place_cols[h]
+            base = (np.arange(G) * (h + 1))[:, None]
+            flat = ext.reshape(-1)
             for target, cols in ((st.above, above_cols), (st.below, below_cols)):
-                c = cols[pick]                                       # (G, H) hand positions, -1 pad
-                target[gh, s] = np.where(c >= 0, np.take_along_axis(hand, np.maximum(c, 0), axis=1)
-                                         if h else -1, -1)
-            st.hand[gh, s] = -1
-            st.n_hand[gh, s] = 0
+                _put_rows(target.reshape(-1, H), gih, flat.take(base + cols.take(pick, axis=0)))
+            _fill_rows(st.hand.reshape(-1, H), gih, -1)
+            st.n_hand.reshape(-1)[gih] = 0
 
     # ----------------------------------------------------------------- phase 2
 
     def phase_order(self, g):
         """Phase 2: Strength descending, ties from the Totem holder clockwise."""
         st, P = self.st, self.P
-        strength = self.tb.strength[st.above[g]].sum(axis=2).astype(np.int64)     # (G, P)
-        seat = np.arange(P)
-        key = -strength * P + (seat - st.totem[g][:, None].astype(np.int64)) % P
-        order = np.argsort(key, axis=1, kind="stable")
-        st.order[g] = order
-        st.order_pos[g[:, None], order] = seat
+        G = len(g)
+        strength = _sum_cols(self.tb.strength[st.above.take(g, axis=0)])        # (G, P)
+        totem = st.totem.take(g).astype(np.int64)
+        # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
+        key = -strength * P + (np.arange(P) - totem[:, None]) % P
+        col = [key[:, p].copy() for p in range(P)]
+        for r in range(P):                       # odd-even transposition sort, unrolled
+            for i in range(r % 2, P - 1, 2):
+                lo = np.minimum(col[i], col[i + 1])
+                np.maximum(col[i], col[i + 1], out=col[i + 1])
+                col[i] = lo
+        order = np.empty((G, P), np.int8)
+        for p in range(P):
+            order[:, p] = (col[p] % P + totem) % P
+        _put_rows(st.order, g, order)
+        st.order_pos.reshape(-1)[(g * P)[:, None] + order] = np.arange(P, dtype=np.int8)
         self.order_known = True
 
     # ----------------------------------------------------------------- phase 3
 
     def take_turn(self, g, k):
         """Phase 3 for the k-th seat of the turn order in every game of g."""
-        st, tb, rs = self.st, self.tb, self.rs
-        a = st.order[g, k].astype(np.int64)
+        st, tb, rs, P, H = self.st, self.tb, self.rs, self.P, self.H
+        a = st.order.reshape(-1).take(g * P + k).astype(np.int64)
         st.actor[g] = a
         st.discount[g] = 0
         st.reveals[g] = 0
+        gi = g * P + a
         # 1. tokens from the cards above
-        self.gain_tokens(g, a, tb.tokens[st.above[g, a]].sum(axis=1))
+        self.gain_tokens(g, a, _sum_cols(tb.tokens[st.above.reshape(-1, H).take(gi, axis=0)]))
         # 2. reveal the cards below: a. Fury symbols
-        st.revealed[g, a] = True
-        F = tb.fury[st.below[g, a]].sum(axis=1)
+        st.revealed.reshape(-1)[gi] = True
+        below = st.below.reshape(-1, H).take(gi, axis=0)
+        F = _sum_cols(tb.fury[below])
         f = np.flatnonzero(F > 0)
         if len(f):
             gf, af, Ff = g[f], a[f], F[f]
             self.gain_fury(gf, af, Ff)
             self.end_check(gf)
-            live = st.alive[gf]
+            live = st.alive.take(gf)
             self.reactions(gf[live], af[live], TRIGGER["other_fury"], Ff[live])
-            keep = st.alive[g]
-            g, a = g[keep], a[keep]
-        # b. effects
-        g, a = self.own_effects(g, a)
+            keep = st.alive.take(g)
+            if not keep.all():
+                g, a, below = g[keep], a[keep], below[keep]
+        # b. effects (reactions only touch other seats' cards, but read again if any ran)
+        g, a = self.own_effects(g, a, None if tb.has_reactions else below)
         # 3. buy
         g, a = self.buy(g, a)
         # 4. reserve
-        limit = tb.reserve[st.animal[g, a]]
-        excess = np.maximum(st.tokens[g, a] - limit, 0)
-        st.tokens[g, a] -= excess
+        gi = g * P + a
+        limit = tb.reserve[st.animal.reshape(-1).take(gi)]
+        tf = st.tokens.reshape(-1)
+        tokens = tf.take(gi)
+        excess = np.maximum(tokens - limit, 0)
+        tf[gi] = tokens - excess
         st.supply[g] += excess
         # 5. Pressure under the pawn
-        can = st.reveals[g] < rs["pressure_per_turn"]
-        here = (st.p_space[g] == st.pos[g, a][:, None]) & (st.p_token[g] >= 0) & ~st.p_revealed[g]
-        hit = can & here.any(axis=1)
-        if hit.any():
-            gh, ah = g[hit], a[hit]
-            self.activate_pressure(gh, ah, here[hit].argmax(axis=1))
-            self.end_check(gh)
+        if st.p_space.shape[1]:
+            # only pawns on a space that holds a Pressure token in some game can reveal one
+            near = self.pressure_spaces()[st.pos.reshape(-1).take(gi)] & (st.reveals.take(g) < rs["pressure_per_turn"])
+            if near.any():
+                gn, an = g[near], a[near]
+                pos = st.pos.reshape(-1).take(gn * P + an)
+                here = ((st.p_space.take(gn, axis=0) == pos[:, None]) & (st.p_token.take(gn, axis=0) >= 0)
+                        & ~st.p_revealed.take(gn, axis=0))
+                hit = _any_cols(here)
+                if hit.any():
+                    gh, ah = gn[hit], an[hit]
+                    self.activate_pressure(gh, ah, here[hit].argmax(axis=1))
+                    self.end_check(gh)
         st.actor[g] = -1
 
-    def own_effects(self, g, a):
-        """Step 2b: the own-turn effects below, in the ORDER chosen (section 5.2)."""
+    def own_effects(self, g, a, cards):
+        """Step 2b: the own-turn effects below (`cards`, (G, H) placement order), in the
+        ORDER chosen (section 5.2)."""
         st, tb, H = self.st, self.tb, self.H
-        cards = st.below[g, a]                                       # (G, H) placement order
+        G = len(g)
+        if G == 0:
+            return g, a
+        if cards is None:
+            cards = st.below.reshape(-1, H).take(g * self.P + a, axis=0)
         fx = tb.own_fx[cards]
-        n_fx = fx.sum(axis=1)
-        # the effect cards first, in placement order (stable sort keeps it)
-        E = np.take_along_axis(cards, np.argsort(~fx, axis=1, kind="stable"), axis=1)
-        E = np.where(np.arange(H) < n_fx[:, None], E, -1)
+        n_fx = _sum_cols(fx)
+        # the effect cards first, in placement order, then -1
+        code = _bitmask(fx)
+        ext = np.full((G, H + 1), -1, np.int16)
+        ext[:, :H] = cards
+        E = ext.reshape(-1).take((np.arange(G) * (H + 1))[:, None] + self._effects_first.take(code, axis=0))
         several = np.flatnonzero(n_fx >= 2)
         if len(several):
             gs, as_, ns = g[several], a[several], n_fx[several]
             n_opt = np.array([math.factorial(n) for n in range(H + 1)])[ns]
             pick = self.decide("ORDER", gs, as_, n=n_opt, greedy=lambda: bots_mod.greedy_constant(len(gs), 0))
-            for n in np.unique(ns).tolist():
-                sel = ns == n
-                perm = self.tb.perms[n][pick[sel]]                   # (g_n, n)
-                rows = several[sel]
-                E[rows, :n] = np.take_along_axis(E[rows, :n], perm.astype(np.int64), axis=1)
-        for j in range(int(n_fx.max()) if len(g) else 0):
-            sel = (j < n_fx) & st.alive[g]
+            turned = pick != 0                # option 0 keeps the placement order
+            if turned.any():
+                for n in np.unique(ns[turned]).tolist():
+                    sel = turned & (ns == n)
+                    perm = self.tb.perms[n][pick[sel]]                   # (g_n, n)
+                    rows = several[sel]
+                    E[rows, :n] = np.take_along_axis(E[rows, :n], perm.astype(np.int64), axis=1)
+        for j in range(int(n_fx.max())):
+            sel = (j < n_fx) & st.alive.take(g)
             if not sel.any():
                 continue
-            gj, aj, card = g[sel], a[sel], E[sel, j]
+            gj, aj, card = g[sel], a[sel], E[:, j][sel]
             ok = self.cond_holds(gj, aj, tb.cond[card])
             opt = np.flatnonzero(ok & tb.optional[card])
             if len(opt):
                 ok[opt] = self.optional(gj[opt], aj[opt], card[opt]) == 1
-            gj, aj, card = gj[ok], aj[ok], card[ok]
+            if not ok.all():
+                gj, aj, card = gj[ok], aj[ok], card[ok]
             self.apply_effect(gj, aj, tb.verb[card], tb.amount[card], tb.target[card],
                               np.zeros(len(gj), np.int16))
             self.discard_symbol(gj, aj, card)
             self.end_check(gj)
-        keep = st.alive[g]
+        keep = st.alive.take(g)
+        if keep.all():
+            return g, a
         return g[keep], a[keep]
 
     def optional(self, g, a, card):
@@ -735,21 +1042,26 @@ class _Run:
         is_swap = tb.verb[card] == VERB["swap_market"]
 
         def greedy():
-            valid, buy = self.market_pairs(g)
-            gain = bots_mod.best_swap_gain(buy, self.pairs, valid)
+            if is_swap.any():
+                valid, buy = self.market_pairs(g)
+                gain = bots_mod.best_swap_gain(buy, self.pairs, valid)
+            else:
+                gain = np.zeros(len(g), np.int32)
             return bots_mod.greedy_optional(is_swap, gain, tb.v_effect[card])
 
         return self.decide("OPTIONAL", g, a, n=2, greedy=greedy)
 
     def discard_symbol(self, g, a, card):
         """An activated card with the discard symbol leaves the board at once."""
-        st = self.st
+        st, H = self.st, self.H
         d = self.tb.discard_sym[card]
         if not d.any():
             return
-        g, a, card = g[d], a[d], card[d]
-        slot = (st.below[g, a] == card[:, None]).argmax(axis=1)
-        st.below[g, a, slot] = -1
+        if not d.all():
+            g, a, card = g[d], a[d], card[d]
+        gi = g * self.P + a
+        slot = (st.below.reshape(-1, H).take(gi, axis=0) == card[:, None]).argmax(axis=1)
+        st.below.reshape(-1)[gi * H + slot] = -1
         if self.rs["discard_symbol_to"] == "common":
             self.to_common(g, card)
         else:
@@ -757,54 +1069,97 @@ class _Run:
 
     def buy(self, g, a):
         """Step 3: BUY, pay, the card on top of the deck, the market slides right."""
-        st, tb = self.st, self.tb
-        market = st.market[g]
-        cost = np.maximum(self.costs[None, :] - st.discount[g][:, None], 0)
-        affordable = (market >= 0) & (cost <= st.tokens[g, a][:, None])
-        valid = np.concatenate([np.ones((len(g), 1), bool), affordable], axis=1)
-        col = self.decide("BUY", g, a, valid=valid,
-                          greedy=lambda: bots_mod.greedy_buy(tb.v_buy[market], cost, valid))
+        st, tb, P, M = self.st, self.tb, self.P, self.M
+        G = len(g)
+        gi = g * P + a
+        market = st.market.take(g, axis=0)                              # (G, M)
+        discount = st.discount.take(g)
+        tf = st.tokens.reshape(-1)
+        tokens = tf.take(gi)
+        if self.all_greedy:
+            # slot by slot on (G,) columns; without discounts the costs are the printed ones
+            if discount.any():
+                cost = [np.maximum(self.costs[i] - discount, 0) for i in range(M)]
+            else:
+                cost = self.costs.tolist()
+            slots = [market[:, i] for i in range(M)]
+            affordable = [(m >= 0) & (c <= tokens) for m, c in zip(slots, cost)]
+            col = bots_mod.greedy_buy_slots(G, [tb.v_buy[m] for m in slots], cost, affordable)
+        else:
+            cost = np.maximum(self.costs[None, :] - discount[:, None], 0)
+            valid = np.empty((G, M + 1), bool)
+            valid[:, 0] = True
+            valid[:, 1:] = (market >= 0) & (cost <= tokens[:, None])
+            col = self.decide("BUY", g, a, valid=valid,
+                              greedy=lambda: bots_mod.greedy_buy(tb.v_buy[market], cost, valid))
         b = np.flatnonzero(col > 0)
         if len(b):
             gb, ab, slot = g[b], a[b], col[b] - 1
-            card = market[b, slot]
-            price = cost[b, slot]
-            st.tokens[gb, ab] -= price
+            gib = gi[b]
+            rows = market.take(b, axis=0)                                # (Gb, M)
+            card = rows[np.arange(len(b)), slot]
+            price = np.maximum(self.costs[slot] - discount[b], 0)
+            tf[gib] = tf.take(gib) - price
             st.supply[gb] += price
-            top = st.n_deck[gb, ab]
-            st.deck[gb, ab, top] = card
-            st.n_deck[gb, ab] = top + 1
-            for j in range(self.M - 1):
-                moves = j >= slot
-                st.market[gb, j] = np.where(moves, st.market[gb, j + 1], st.market[gb, j])
-            st.market[gb, self.M - 1] = -1
-            st.bought[gb, ab, tb.row[card]] += 1
+            ndf = st.n_deck.reshape(-1)
+            top = ndf.take(gib)
+            st.deck.reshape(-1)[gib * st.deck.shape[2] + top] = card
+            ndf[gib] = top + 1
+            # slide right: slot j >= the bought slot takes slot j + 1's card, the last is empty
+            ext = np.full((len(b), M + 1), -1, np.int16)
+            ext[:, :M] = rows
+            src = (np.arange(len(b)) * (M + 1))[:, None] + self._slide.take(slot, axis=0)
+            _put_rows(st.market, gb, ext.reshape(-1).take(src))
+            bf = st.bought.reshape(-1)
+            bi = gib * st.bought.shape[2] + tb.row[card]
+            bf[bi] = bf.take(bi) + 1
             self.reactions(gb, ab, TRIGGER["other_buy"], np.zeros(len(gb), np.int16))
             self.end_check(gb)
-            keep = st.alive[g]
-            g, a = g[keep], a[keep]
+            keep = st.alive.take(g)
+            if not keep.all():
+                g, a = g[keep], a[keep]
         return g, a
 
     # ----------------------------------------------------------------- phase 4
 
     def phase_market(self, g):
         """Phase 4: played cards to own discards, market to the common discards, refill."""
-        st = self.st
-        for s in range(self.P):
+        st, P, H = self.st, self.P, self.H
+        G = len(g)
+        if G:
+            # each seat's cards above, then below, in placement order, onto its discard pile:
+            # each row packed (its cards first, then -1) and written whole at the pile's end
+            # (the discard piles have H spare columns for the -1 tail)
+            W = st.discard.shape[2]
+            rows = ((g * P)[:, None] + np.arange(P)).reshape(-1)                 # (G*P,) seat rows
+            n_disc = st.n_discard.take(g, axis=0).reshape(-1).astype(np.int64)
+            end = rows * W + n_disc
+            ext = np.full((G * P, H + 1), -1, np.int16)
+            base = (np.arange(G * P) * (H + 1))[:, None]
+            df = st.discard.reshape(-1)
             for pile in (st.above, st.below):
-                for q in range(self.H):
-                    card = pile[g, s, q]
-                    there = card >= 0
-                    if there.any():
-                        self.to_own_discard(g[there], s, card[there])
-                pile[g, s] = -1
-            st.revealed[g, s] = False
-        for i in range(self.M):
-            card = st.market[g, i]
-            there = card >= 0
+                cards = pile.take(g, axis=0).reshape(G * P, H)
+                code = _bitmask(cards >= 0)
+                count = self._popcount.take(code)
+                k = int(count.max())                       # columns worth writing
+                ext[:, :H] = cards
+                cols = self._effects_first[:, :k].take(code, axis=0)
+                df[end[:, None] + np.arange(k)] = ext.reshape(-1).take(base + cols)
+                end += count
+            _put_rows(st.n_discard, g, (end - rows * W).reshape(G, P))
+            _fill_rows(st.above, g, -1)
+            _fill_rows(st.below, g, -1)
+            _fill_rows(st.revealed, g, False)
+            # the market's cards onto the common discards
+            market = st.market.take(g, axis=0)
+            there = market >= 0
             if there.any():
-                self.to_common(g[there], card[there])
-        st.market[g] = -1
+                n_common = st.n_common.take(g).astype(np.int64)
+                rank = np.cumsum(there, axis=1) - 1
+                dest = (g * st.common.shape[1] + n_common)[:, None] + rank
+                st.common.reshape(-1)[dest[there]] = market[there]
+                st.n_common[g] = n_common + rank[:, -1] + 1
+            _fill_rows(st.market, g, -1)
         self.refill_market(g)
         if self.rnd == self.rs["max_rounds"]:
             st.alive[g] = False
@@ -812,16 +1167,20 @@ class _Run:
             st.rounds[g] = self.rnd
 
     def refill_market(self, g):
-        st = self.st
+        st, M = self.st, self.M
+        C = st.evo_deck.shape[1]
+        ef, mf = st.evo_deck.reshape(-1), st.market.reshape(-1)
         for i in range(self.m):
-            out = (st.n_evo[g] == 0) & (st.n_common[g] > 0)
+            n = st.n_evo.take(g)
+            out = (n == 0) & (st.n_common.take(g) > 0)
             if out.any():
                 self.reshuffle_evolution(g[out])
-            has = st.n_evo[g] > 0
-            gh = g[has]
-            top = st.n_evo[gh] - 1
-            st.market[gh, i] = st.evo_deck[gh, top]
-            st.evo_deck[gh, top] = -1
+                n = st.n_evo.take(g)
+            has = n > 0
+            gh, top = (g, n - 1) if has.all() else (g[has], n[has] - 1)
+            idx = gh * C + top
+            mf[gh * M + i] = ef.take(idx)
+            ef[idx] = -1
             st.n_evo[gh] = top
 
     # ----------------------------------------------------------------- stepping
@@ -860,8 +1219,9 @@ class _Run:
 
     def play_round(self):
         """Phases 1-4 of one round on every live game (the fast path of play_batch)."""
-        self.st.counter[:] = 0
-        self.phase_play(self.live())
+        if not self.all_greedy:
+            self.st.counter[:] = 0
+        self.phase_play(self.live(), fresh=True)
         self.phase_order(self.live())
         for k in range(self.P):
             self.take_turn(self.live(), k)
@@ -871,10 +1231,11 @@ class _Run:
 
 
 def _place_columns(options: np.ndarray, H: int):
-    """Per PLACE option: the hand positions above and below, in hand order, -1 padded."""
+    """Per PLACE option: the hand positions above and below, in hand order, padded with h
+    (the column of the empty card after the hand)."""
     n_opt, h = options.shape
-    above = np.full((max(n_opt, 1), H), -1, np.int64)
-    below = np.full((max(n_opt, 1), H), -1, np.int64)
+    above = np.full((max(n_opt, 1), H), h, np.int64)
+    below = np.full((max(n_opt, 1), H), h, np.int64)
     for o in range(n_opt):
         up = np.flatnonzero(options[o])
         down = np.flatnonzero(~options[o])
@@ -923,14 +1284,17 @@ def _fixed_animals(rs: Ruleset, tb: Tables, animals) -> list:
 
 
 def _shuffled_rows(run: _Run, uids, kind, *extra) -> np.ndarray:
-    """(B, n) the same uid set shuffled for every game, top first (rng.shuffle_order)."""
+    """(B, n) the same uid set shuffled for every game, top first (rng.shuffle_order);
+    `extra`: scalar address parts."""
     games = run.st.games
     uids = np.asarray(uids, np.int64)
     if len(uids) == 0:
         return np.zeros((len(games), 0), np.int64)
-    keys = rng.key(run.seed, games[:, None], rng.CHANCE, kind,
-                   *[np.asarray(x)[:, None] if np.ndim(x) else x for x in extra], uids[None, :])
-    return uids[np.argsort(keys, axis=1, kind="stable")]
+    out = np.empty((len(games), len(uids)), np.int64)
+    for a in range(0, len(games), SETUP_BLOCK):          # blocks of games stay in the cache
+        keys = rng.key(run.seed, games[a:a + SETUP_BLOCK, None], rng.CHANCE, kind, *extra, uids[None, :])
+        out[a:a + SETUP_BLOCK] = uids.take(_stable_argsort_rows(keys))
+    return out
 
 
 def _setup(run: _Run, fixed: list) -> None:
@@ -973,7 +1337,7 @@ def _setup(run: _Run, fixed: list) -> None:
             start = comps.starting[a]
             keys = rng.key(run.seed, st.games[rows][:, None], rng.CHANCE, KIND_OWN_DECK, s, 0,
                            np.asarray(start, np.uint64)[None, :])
-            deck = np.asarray(start, np.int16)[np.argsort(keys, axis=1, kind="stable")]
+            deck = np.asarray(start, np.int16)[_stable_argsort_rows(keys)]
             st.deck[rows[:, None], s, np.arange(len(start))] = deck[:, ::-1]
             st.n_deck[rows, s] = len(start)
         run.gain_tokens(np.arange(B), np.full(B, s), np.full(B, rs["starting_tokens"]))
@@ -997,16 +1361,11 @@ def _outcome_arrays(n: int, P: int, R: int) -> dict:
 
 
 def _record(st: State, rows: np.ndarray, out: dict, offset: int) -> None:
-    dst = st.out[rows] + offset
-    out["position"][dst] = st.pos[rows]
-    out["winner"][dst] = st.winner[rows]
-    out["rounds"][dst] = st.rounds[rows]
-    out["end_reason"][dst] = st.end_reason[rows]
-    out["animal"][dst] = st.animal[rows]
-    out["fury"][dst] = st.fury[rows]
-    out["tokens"][dst] = st.tokens[rows]
-    out["bought"][dst] = st.bought[rows]
-    out["fourth_round"][dst] = st.fourth_round[rows]
+    dst = st.out.take(rows) + offset
+    for name, field in (("position", st.pos), ("winner", st.winner), ("rounds", st.rounds),
+                        ("end_reason", st.end_reason), ("animal", st.animal), ("fury", st.fury),
+                        ("tokens", st.tokens), ("bought", st.bought), ("fourth_round", st.fourth_round)):
+        _put_rows(out[name], dst, field.take(rows, axis=0))
 
 
 def play_batch(ruleset: Ruleset, players: int, bots, seed: int, games, animals=None) -> dict:
@@ -1038,6 +1397,7 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
         if alive.mean() < COMPACT_BELOW:
             _record(run.st, np.flatnonzero(~alive), out, offset)
             run.st = run.st.take(np.flatnonzero(alive))
+            run.check_layout()
     _record(run.st, np.arange(run.st.size), out, offset)
 
 

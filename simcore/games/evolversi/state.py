@@ -36,6 +36,7 @@ class State:
     games: np.ndarray          # (B,) int64 game index (the random stream's address)
     out: np.ndarray            # (B,) int64 row of this game in the outcome arrays
     alive: np.ndarray          # (B,) bool, False once the game has ended
+    at_end: np.ndarray         # (B,) bool a pawn reached the last space since the last end check
     end_reason: np.ndarray     # (B,) int8 -1 running, 0 track, 1 stalled
     rounds: np.ndarray         # (B,) int16 round in which the game ended (0 = running)
     winner: np.ndarray         # (B, P) bool pawn on the last space when the game ended
@@ -50,7 +51,8 @@ class State:
     deck: np.ndarray           # (B, P, N) int16 own deck uids, stack: top = deck[n_deck - 1]
     n_deck: np.ndarray         # (B, P) int16 cards in the own deck
     deck_shuffles: np.ndarray  # (B, P) int16 last own-deck shuffle number (0 = setup)
-    discard: np.ndarray        # (B, P, N) int16 own discard pile, newest = discard[n_discard - 1]
+    discard: np.ndarray        # (B, P, N + H) int16 own discard pile, newest = discard[n_discard - 1]
+                               #   (H spare columns: phase 4 writes whole packed rows of H cards)
     n_discard: np.ndarray      # (B, P) int16 cards in the own discard pile
     hand: np.ndarray           # (B, P, H) int16 hand in draw order, -1 empty
     n_hand: np.ndarray         # (B, P) int8 cards in hand
@@ -85,7 +87,7 @@ class State:
 
     def take(self, idx: np.ndarray) -> "State":
         """The games `idx` only (compaction: drop finished games)."""
-        return State(**{f.name: getattr(self, f.name)[idx] for f in fields(self)})
+        return State(**{f.name: getattr(self, f.name).take(idx, axis=0) for f in fields(self)})
 
 
 @dataclass(frozen=True)
@@ -221,14 +223,14 @@ def empty_state(rs: Ruleset, tb: Tables, games: np.ndarray) -> State:
     z = np.zeros
     return State(
         games=np.asarray(games, dtype=np.int64), out=np.arange(B, dtype=np.int64),
-        alive=np.ones(B, bool), end_reason=np.full(B, -1, np.int8), rounds=z(B, np.int16),
+        alive=np.ones(B, bool), at_end=z(B, bool), end_reason=np.full(B, -1, np.int8), rounds=z(B, np.int16),
         winner=z((B, P), bool), animal=z((B, P), np.int8),
         pos=np.full((B, P), rs["start_position"], np.int16), fury=z((B, P), np.int8),
         tokens=z((B, P), np.int16), supply=np.full(B, rs["token_supply"], np.int16),
         totem=z(B, np.int8), fourth=z(B, bool), fourth_round=z(B, np.int16),
         deck=np.full((B, P, C), -1, np.int16), n_deck=z((B, P), np.int16),
         deck_shuffles=z((B, P), np.int16),
-        discard=np.full((B, P, C), -1, np.int16), n_discard=z((B, P), np.int16),
+        discard=np.full((B, P, C + H), -1, np.int16), n_discard=z((B, P), np.int16),
         hand=np.full((B, P, H), -1, np.int16), n_hand=z((B, P), np.int8),
         above=np.full((B, P, H), -1, np.int16), below=np.full((B, P, H), -1, np.int16),
         revealed=z((B, P), bool), market=np.full((B, rs["market_spaces"]), -1, np.int16),
