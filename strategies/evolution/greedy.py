@@ -216,28 +216,28 @@ _BIG = np.int64(1) << 40
 
 def _batch_context(st, g, c):
     """(carn_out, want_carn, has_carn) bool arrays for seats c of games g."""
-    from simcore.games.evolution.rules import bit
-    P, S = st.P, st.S
-    n_sp = st.n_species[g]                                              # (n, P)
-    exists = np.arange(S)[None, None, :] < n_sp[:, :, None]
-    carn = bit(st.tmask[g], CARNIVORE) & exists                         # (n, P, S)
-    carn_seat = carn.any(2)                                             # (n, P)
-    herb = n_sp.astype(np.int64) - np.count_nonzero(carn, axis=2)       # (n, P)
-    me = np.arange(P)[None, :] == c[:, None]
-    carn_out = (carn_seat & ~me).any(1)
-    prey = np.where(me, 0, herb).sum(1)
-    has_carn = carn_seat[np.arange(len(g)), c]
+    from simcore.games.evolution import rules as R
+    P = st.P
+    rows = np.arange(len(g))
+    n_sp = R.game_rows(st, "n_species", g).astype(np.int64)            # (n, P)
+    carn = R.bit(R.game_rows(st, "tmask", g), CARNIVORE)                # (n, P, S); empty: 0
+    carn_seat = R.any_last(carn)                                        # (n, P)
+    herb = n_sp - R.count_last(carn)                                    # (n, P)
+    has_carn = carn_seat[rows, c]
+    carn_out = R.count_last(carn_seat) > has_carn
+    prey = -herb[rows, c]                                               # the others' prey
+    for q in range(P):
+        prey = prey + herb[:, q]
     return carn_out, (prey >= P) & ~has_carn, has_carn
 
 
 def _hand(E, st, g, c):
     """The seats' hands as (n, H) card ids in increasing order (-1 padding), their
     scores in the current context, and the context flags."""
-    from simcore.games.evolution.rules import first_true
-    in_hand = st.loc[g] == c[:, None]
-    H = max(1, int(np.count_nonzero(in_hand, axis=1).max(initial=0)))
-    hand = first_true(in_hand, H)
-    valid = hand >= 0
+    from simcore.games.evolution.rules import hand_view
+    hand = hand_view(st, g, c).astype(np.int64)                        # sorted, padded with N
+    valid = hand < E.cards.n
+    hand = np.where(valid, hand, -1)
     kind = np.where(valid, E.cards.kind.astype(np.int64)[hand], -1)
     food = E.cards.food.astype(np.int64)[hand]
     carn_out, want, _ = _batch_context(st, g, c)
@@ -246,11 +246,26 @@ def _hand(E, st, g, c):
     return hand, valid, kind, food, score, carn_out, want
 
 
+def _keep_keys(E) -> np.ndarray:
+    """(4, N + 1) int64: `_keep_key` of every card id in each context (2 * carn_out + want);
+    column N (the hand padding) is _BIG."""
+    N = E.cards.n
+    kind = E.cards.kind.astype(np.int64)
+    food = E.cards.food.astype(np.int64)
+    score = SCORES[:, :, kind].reshape(4, N)
+    keys = np.full((4, N + 1), _BIG, np.int64)
+    keys[:, :N] = (score << 20) + ((32 - food) << 10) + np.arange(N)
+    return keys
+
+
 def batch_food_card(E, st, g, c):
-    hand, valid, _, food, score, _, _ = _hand(E, st, g, c)
-    key = np.where(valid, (score << 20) + ((32 - food) << 10) + hand, _BIG)
+    from simcore.games.evolution.rules import hand_view
+    hand = hand_view(st, g, c).astype(np.int64)                        # padded with N
+    carn_out, want, _ = _batch_context(st, g, c)
+    ctx = carn_out.astype(np.int64) * 2 + want
+    key = _keep_keys(E)[ctx[:, None], hand]
     j = np.argmin(key, axis=1)
-    return np.where(valid.any(1), hand[np.arange(len(g)), j], -1)
+    return np.where(st.hand_n[g, c] > 0, hand[np.arange(len(g)), j], -1)
 
 
 def batch_plan(E, st, g, c):
@@ -263,7 +278,7 @@ def batch_plan(E, st, g, c):
     H = hand.shape[1]
     count = np.count_nonzero(valid, axis=1)
     pay_key = (score << 20) + ((32 + food) << 10) + hand
-    n_sp = st.n_species[g, c].astype(np.int64)
+    n_sp = R.seat_get(st, "n_species", g, c).astype(np.int64)
     room = n_sp < r.species_slots
     zero = np.zeros(n, np.int64)
     used = np.zeros((n, H), bool)
@@ -289,9 +304,9 @@ def batch_plan(E, st, g, c):
     use(do_carn | do_new, j_pay)
     # the trait
     sp_slots = np.arange(S)[None, :]
-    tm = st.tmask[g, c]
+    tm = R.seat_rows(st, "tmask", g, c)
     herb = (sp_slots < n_sp[:, None]) & ~R.bit(tm, CARNIVORE)
-    free = herb & (st.n_traits[g, c] < r.max_traits)
+    free = herb & (R.seat_rows(st, "n_traits", g, c) < r.max_traits)
     has_target = free.any(1)
     target = np.where(has_target, np.argmax(free, axis=1), n_sp)
     has_target |= do_new
@@ -307,8 +322,8 @@ def batch_plan(E, st, g, c):
     # growth, keeping a card in hand
     n_used = np.count_nonzero(used, axis=1)
     _, grow = cheapest()
-    body = st.body[g, c].astype(np.int64)
-    pop = st.pop[g, c].astype(np.int64)
+    body = R.seat_rows(st, "body", g, c).astype(np.int64)
+    pop = R.seat_rows(st, "pop", g, c).astype(np.int64)
     by_body = herb & (body < r.max_body)
     by_pop = herb & (pop < r.max_population)
     idx = S - 1 - sp_slots
@@ -329,12 +344,12 @@ def batch_feed(E, st, g, c, opts):
     n, P, S = len(g), st.P, st.S
     ch = R.Choice.forgo(n)
     idx = (S - 1 - np.arange(S))[None, :]
-    hunger = st.pop[g, c].astype(np.int64) - st.food[g, c]
+    hunger = R.seat_rows(st, "pop", g, c).astype(np.int64) - R.seat_rows(st, "food", g, c)
     hkey = hunger * S + idx                                             # larger: hungrier, left
     veg_key = np.where(opts.veg, hkey, -_BIG)
-    best_veg = veg_key.max(1)
+    best_veg = R.max_last(veg_key)
     ch.s[:] = np.argmax(veg_key, axis=1)
-    has_veg = opts.veg.any(1)
+    has_veg = R.any_last(opts.veg)
     ch.kind[has_veg] = R.VEG
     decided = has_veg.copy()
 
@@ -343,12 +358,12 @@ def batch_feed(E, st, g, c, opts):
         ar = opts.arows
         others = np.arange(P)[None, :] != c[ar][:, None]
         att = opts.att & others[:, None, :, None]
-        attackers = att.any(axis=(2, 3))                                # (m, S)
+        attackers = R.any_last(att.reshape(att.shape[:2] + (-1,)))     # (m, S)
         a_key = np.where(attackers, hkey[ar], -_BIG)
         a = np.argmax(a_key, axis=1)
         # plant food wins ties of hunger: compare hunger only (key minus the index part)
         veg_h = np.where(has_veg[ar], best_veg[ar] // S, -_BIG)
-        go = np.flatnonzero(attackers.any(1) & (a_key.max(1) // S > veg_h))
+        go = np.flatnonzero(R.any_last(attackers) & (R.max_last(a_key) // S > veg_h))
         if len(go):
             rows = ar[go]
             gg, cc = g[rows], c[rows]
@@ -366,11 +381,11 @@ def batch_feed(E, st, g, c, opts):
     if len(rest):
         gr, cr = g[rest], c[rest]
         store = opts.store[rest]
-        room = st.body[gr, cr].astype(np.int64) - st.fat[gr, cr]
+        room = R.seat_rows(st, "body", gr, cr).astype(np.int64) - R.seat_rows(st, "fat", gr, cr)
         s_store = np.argmax(np.where(store, room * S + idx, -_BIG), axis=1)
         intel = opts.intel[rest]
         s_intel = np.argmax(np.where(intel, hkey[rest], -_BIG), axis=1)
-        has_store, has_intel = store.any(1), intel.any(1)
+        has_store, has_intel = R.any_last(store), R.any_last(intel)
         ch.kind[rest] = np.where(has_store, R.STORE, np.where(has_intel, R.INTEL, R.FORGO))
         ch.s[rest] = np.where(has_store, s_store, s_intel)
         left = rest[~has_store & ~has_intel & ~opts.forgo[rest]]

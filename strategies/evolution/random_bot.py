@@ -54,18 +54,17 @@ class RandomBot:
         return rng.below(rng.key(st.seed, st.games[g], rng.BOT, *address), np.maximum(n, 1))
 
     def batch_food_card(self, E, st, g, c):
-        in_hand = st.loc[g] == c[:, None]
-        k = self._below(st, g, in_hand.sum(1), A.BOT_FOOD_CARD, st.round[g], c)
-        from simcore.games.evolution.rules import kth_true
-        return np.where(in_hand.any(1), kth_true(in_hand, k), -1)
+        count = st.hand_n[g, c].astype(np.int64)
+        k = self._below(st, g, count, A.BOT_FOOD_CARD, st.round[g], c)
+        return np.where(count > 0, st.hand[g, c, np.minimum(k, st.hand.shape[2] - 1)], -1)
 
     def batch_play(self, E, st, g, c):
         from simcore.games.evolution import rules as R
-        in_hand = st.loc[g] == c[:, None]
-        count = in_hand.sum(1)
+        count = st.hand_n[g, c].astype(np.int64)                        # the hand is sorted
         rnd = st.round[g]
         kind = self._below(st, g, 4, A.BOT_PLAY, rnd, c, 0)
-        card = R.kth_true(in_hand, self._below(st, g, count, A.BOT_PLAY, rnd, c, 1))
+        k = self._below(st, g, count, A.BOT_PLAY, rnd, c, 1)
+        card = st.hand[g, c, np.minimum(k, st.hand.shape[2] - 1)].astype(np.int64)
         n_sp = st.n_species[g, c].astype(np.int64)
         s = self._below(st, g, n_sp, A.BOT_PLAY, rnd, c, 2)
         n_tr = np.where(s < n_sp, st.n_traits[g, c, np.minimum(s, st.S - 1)], 0).astype(np.int64)

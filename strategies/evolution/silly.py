@@ -102,7 +102,9 @@ _K = 32   # radix for composite sort keys (every count is below 32)
 def _size_key(st, g, c):
     """(n, S) int64: larger = earlier in (population, food, body) desc, then index asc."""
     S = st.S
-    return (((st.pop[g, c].astype(np.int64) * _K + st.food[g, c]) * _K + st.body[g, c]) * _K
+    from simcore.games.evolution.rules import seat_rows
+    return (((seat_rows(st, "pop", g, c).astype(np.int64) * _K + seat_rows(st, "food", g, c)) * _K
+             + seat_rows(st, "body", g, c)) * _K
             + (S - 1 - np.arange(S))[None, :])
 
 
@@ -114,14 +116,14 @@ def batch_feed(E, st, g, c, opts):
     ch = R.Choice.forgo(n)
     decided = np.zeros(n, bool)
 
-    stores = np.flatnonzero(opts.store.any(1))
+    stores = np.flatnonzero(R.any_last(opts.store))
     if len(stores):
         gs, cs = g[stores], c[stores]
         need = st.body[gs, cs].astype(np.int64) - st.fat[gs, cs]
         key = np.where(opts.store[stores], need * _K ** 4 + size[stores], -1)
         ch.kind[stores], ch.s[stores] = R.STORE, np.argmax(key, axis=1)
         decided[stores] = True
-    vegs = np.flatnonzero(opts.veg.any(1) & ~decided)
+    vegs = np.flatnonzero(R.any_last(opts.veg) & ~decided)
     if len(vegs):
         ch.kind[vegs] = R.VEG
         ch.s[vegs] = np.argmax(np.where(opts.veg[vegs], size[vegs], -1), axis=1)
@@ -131,8 +133,8 @@ def batch_feed(E, st, g, c, opts):
     if m:
         others = np.arange(P)[None, :] != c[opts.arows][:, None]
         att = opts.att & others[:, None, :, None]
-        attackers = att.any(axis=(2, 3))                              # (m, S)
-        go = np.flatnonzero(attackers.any(1) & ~decided[opts.arows])
+        attackers = R.any_last(att.reshape(att.shape[:2] + (-1,)))     # (m, S)
+        go = np.flatnonzero(R.any_last(attackers) & ~decided[opts.arows])
         if len(go):
             rows = opts.arows[go]
             gg, cc = g[rows], c[rows]
@@ -154,17 +156,17 @@ def batch_feed(E, st, g, c, opts):
 
 def batch_food_card(st, g, c):
     """Lowest card id in hand (ids are in silly order), -1 for an empty hand."""
-    in_hand = st.loc[g] == c[:, None]
-    return np.where(in_hand.any(1), np.argmax(in_hand, axis=1), -1)
+    return np.where(st.hand_n[g, c] > 0, st.hand[g, c, 0], -1).astype(np.int64)
 
 
 def batch_card_actions(st, g, c):
     """Card actions as (kind, card, species, slot) arrays, from the hand without food card."""
     from simcore.games.evolution import rules as R
     n = len(g)
-    in_hand = st.loc[g] == c[:, None]
-    count = np.count_nonzero(in_hand, axis=1)
-    first = R.first_true(in_hand, 5)
+    count = st.hand_n[g, c].astype(np.int64)
+    first = np.full((n, 5), -1, np.int64)
+    k = min(5, st.hand.shape[2])
+    first[:, :k] = st.hand[g, c, :k]                                   # the hand is sorted
     rest = [first[:, k] for k in range(5)]
     new_slot = st.n_species[g, c].astype(np.int64)
     zero = np.zeros(n, np.int64)

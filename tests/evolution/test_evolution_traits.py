@@ -723,12 +723,6 @@ def test_scavenger_cooperation_passes_meat_to_its_neighbour(engine, variant):
     assert after.wh == 2 and after.bank_out == g.bank_out + 3
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES-NOTES (Feeding): 'each player feeds one hungry species per turn ... Feeding ends "
-    "when no species can eat'. Both engines drop a player for the rest of the feeding the "
-    "first time it has no legal option (reference.feeding/feeding_turn, rules.feeding), so "
-    "a carnivore whose prey becomes attackable later (here Defensive Herding worn down by "
-    "another carnivore) never eats, and feeding ends while it can still eat."))
 @both_engines
 @both_printings
 def test_a_carnivore_that_becomes_able_to_attack_later_still_feeds(engine, variant):

@@ -66,6 +66,7 @@ def step4(g: Game, plans) -> Game:
     foods = np.zeros((1, st.P), np.int64)
     for p, (food, acts) in enumerate(plans):
         st.loc[0, food] = FOOD_CARD
+        R.remove_from_hand(st, _ONE, np.full(1, p), np.full(1, food))
         foods[0, p] = g.cards.food[food]
         for act in acts:
             slot = act[2] if act[0] == "new" else (act[3] if act[0] == "trait" else 0)
@@ -82,8 +83,10 @@ def silly_choose(g: Game) -> tuple:
     """xsilly: (food card id, card actions) of the silly player in seat 0."""
     from strategies.evolution import silly
     st = from_games([g])
+    R.sort_hands(st, _ONE)                  # in a game, bots see sorted hands
     food = int(silly.batch_food_card(st, _ONE, _ONE)[0])
     st.loc[0, food] = FOOD_CARD
+    R.remove_from_hand(st, _ONE, _ONE * 0, np.full(1, food))
     names = {R.NEW: "new", R.TRAIT: "trait", R.POP: "pop", R.BODY: "body"}
     acts = []
     for kind, card, s, slot in silly.batch_card_actions(st, _ONE, _ONE):

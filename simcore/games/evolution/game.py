@@ -47,7 +47,7 @@ def _need(E: R.Engine, st: State, g, c) -> np.ndarray:
 def deal(E: R.Engine, st: State, g) -> np.ndarray:
     """Free species + deal; returns the games that go on (cs4500 may end before dealing)."""
     r = E.rules
-    P = st.P
+    P, N = st.P, st.hand.shape[2]
     first = st.first[g].astype(np.int64)
     if r.deal_end_rule == "stop_unless_deck_exceeds_need":
         need = sum(_need(E, st, g, (first + k) % P) for k in range(P))
@@ -63,9 +63,14 @@ def deal(E: R.Engine, st: State, g) -> np.ndarray:
         need = _need(E, st, g, c)
         for j in range(int(need.max(initial=0))):
             gets = (j < need) & (st.deck_top[g] < st.deck_len[g])
-            gg = g[gets]
-            st.loc[gg, st.deck[gg, st.deck_top[gg]].astype(np.int64)] = c[gets]
+            gg, cc = g[gets], c[gets]
+            card = st.deck[gg, st.deck_top[gg]]
+            st.loc[gg, card.astype(np.int64)] = cc
+            at = gg * P + cc
+            st.hand.reshape(-1)[at * N + st.hand_n.reshape(-1)[at]] = card
+            st.hand_n.reshape(-1)[at] += 1
             st.deck_top[gg] += 1
+    R.sort_hands(st, g)
     ran_out = st.deck_top[g] >= st.deck_len[g]
     R.set_final_round(st, g[ran_out], st.round[g[ran_out]], A.END_DECK_EMPTY)
     return g
@@ -101,25 +106,37 @@ def play_round(E: R.Engine, st: State, g, bots) -> np.ndarray:
         return g
     first = st.first[g].astype(np.int64)
     foods = np.zeros((len(g), P), np.int64)
+    food_cards = np.full((len(g), P), -1, np.int64)
     sv = R.narrow(st, R.width(st, g))         # bots read a view cut to the slots in use
     for k in range(P):
         c = (first + k) % P
         card = _per_bot(bots, c, lambda bot, rows: bot.batch_food_card(E, sv, g[rows], c[rows]))
+        food_cards[:, k] = card
+    for k in range(P):
+        c = (first + k) % P
+        card = food_cards[:, k]
         has = card >= 0
         st.loc[g[has], card[has]] = FOOD_CARD
+        R.punch_from_hand(st, g[has], c[has], card[has])
         foods[has, k] = E.cards.food[card[has]]
+    R.sort_hands(st, g)
     for k in range(P):
         c = (first + k) % P
         sv = R.narrow(st, R.width(st, g))
         acts = _actions_per_bot(bots, c,
                                 lambda bot, rows: bot.batch_play(E, sv, g[rows], c[rows]))
         for kind, card, s, slot in acts:
-            R.play_action(E, st, g, c, kind, card, s, slot)
+            R.play_action(E, st, g, c, kind, card, s, slot, holes=True)
+        R.sort_hands(st, g, c)
     R.add_food(E, st, g, foods)
-    st.loc[g] = np.where(st.loc[g] == FOOD_CARD, DISCARD, st.loc[g])
+    rows, k = np.nonzero(food_cards >= 0)
+    st.loc[g[rows], food_cards[rows, k]] = DISCARD
     R.reveal_effects(E, st, g)
     R.feeding(E, st, g, bots)
     R.end_feeding(E, st, g)
+    unsorted = g[st.hand_unsorted[g]]            # hands are sorted again after each round
+    R.sort_hands(st, unsorted)
+    st.hand_unsorted[unsorted] = False
     if E.rules.first_player_rotates:
         st.first[g] = (st.first[g] + 1) % P
     st.round[g] += 1

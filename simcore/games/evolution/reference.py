@@ -357,34 +357,62 @@ def feeding_options(g: Game, seat: int) -> list:
     return ([("forgo",)] if forgo_ok or not acts else []) + acts
 
 
-def feeding_turn(g: Game, seat: int, bot, turn: int) -> bool:
-    """One feeding turn of `seat`. Returns False if the player is out of this feeding."""
+OUT, FED, PASSED = 0, 1, 2      # outcomes of a feeding turn (OUT: out of this feeding)
+
+
+def can_ever_eat(g: Game, player: Player) -> bool:
+    """Some species of `player` still has room for food (or, where storing is its own
+    action, for fat). Room only shrinks during feeding, so a player without any is done
+    for this feeding: it leaves the turn order at once."""
+    r = g.rules
+    return any(capacity(g, sp, True) > 0
+               or (r.fat_store_action and g.has(sp, FAT_TISSUE) and sp.body > sp.fat)
+               for sp in player.species)
+
+
+def feeding_turn(g: Game, seat: int, bot, turn: int) -> int:
+    """One feeding turn of `seat`: FED (it took an option), PASSED (no option this turn;
+    asked again later) or OUT (forgoes, or can never eat again, or has no option where
+    the rules put such a player out: `no_option_is_out`). FED and PASSED are truthy."""
     opts = feeding_options(g, seat)
     acts = [o for o in opts if o[0] != "forgo"]
     if not acts:
-        return False
+        if g.rules.no_option_is_out or not can_ever_eat(g, g.players[seat]):
+            return OUT
+        return PASSED
     if g.rules.auto_feed_single_option and len(acts) == 1:
         choice = acts[0]
     else:
         choice = bot.choose_feeding(g, seat, opts, turn)
     g.say(f"P{g.players[seat].pid} feeds {choice}; wh={g.wh}")
     if choice[0] == "forgo":
-        return False
+        return OUT
     apply_option(g, seat, choice)
-    return True
+    return FED
 
 
 def feeding(g: Game, bots) -> None:
-    """Feeding turns from the first player clockwise until nobody can (or will) feed."""
+    """Feeding turns from the first player clockwise until nobody can (or will) feed: every
+    player is out, or every player still in has passed in a row ("Feeding ends when no
+    species can eat"). A player with no room for food left is out at once (room only
+    shrinks), so it takes no more turns."""
     n = len(g.players)
-    order = deque((g.first + k) % n for k in range(n))
+    seats = [(g.first + k) % n for k in range(n)]
+    order = deque(s for s in seats if can_ever_eat(g, g.players[s]))
     turn = 0
-    while order and (g.wh > 0 or not g.rules.feeding_stops_when_watering_hole_empty):
+    passes = 0                       # turns in a row on which a player still in passed
+    while order and passes < len(order) and (
+            g.wh > 0 or not g.rules.feeding_stops_when_watering_hole_empty):
         seat = order[0]
-        if feeding_turn(g, seat, bots[seat], turn):
-            order.rotate(-1)
-        else:
+        outcome = feeding_turn(g, seat, bots[seat], turn)
+        if outcome == FED:
+            passes = 0
+        elif outcome == PASSED:
+            passes += 1
+        if outcome == OUT or (outcome == FED and not can_ever_eat(g, g.players[seat])):
             order.popleft()
+        else:
+            order.rotate(-1)
         turn += 1
 
 

@@ -26,7 +26,7 @@ from .ruleset import Cards, Rules
 from .state import BOARD, DECK, DISCARD, FOOD_CARD, NO_FINAL, State, refresh_tmask
 from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TISSUE, FERTILE,
                      FORAGING, HARD_SHELL, HERDING, HORNS, INTELLIGENCE, LONG_NECK, NEGATABLE,
-                     PACK_HUNTING, SCAVENGER, SYMBIOSIS, WARNING_CALL)
+                     PACK_HUNTING, SCAVENGER, SYMBIOSIS, TRAITS, WARNING_CALL)
 
 BIG = 1 << 30
 FORGO, VEG, STORE, INTEL, ATTACK = 0, 1, 2, 3, 4
@@ -57,6 +57,39 @@ def bit(mask, trait: int) -> np.ndarray:
     return (mask & (1 << trait)) != 0
 
 
+def any_last(m: np.ndarray) -> np.ndarray:
+    """OR over the last axis (unrolled: numpy reduces tiny trailing axes slowly)."""
+    K = m.shape[-1]
+    if K == 0 or K > 16:
+        return m.any(-1)
+    out = m[..., 0].copy()
+    for k in range(1, K):
+        out |= m[..., k]
+    return out
+
+
+def count_last(m: np.ndarray) -> np.ndarray:
+    """Number of True values along the last axis (int64; unrolled like `any_last`)."""
+    K = m.shape[-1]
+    if K == 0 or K > 16:
+        return np.count_nonzero(m, axis=-1).astype(np.int64)
+    out = m[..., 0].astype(np.int64)
+    for k in range(1, K):
+        out += m[..., k]
+    return out
+
+
+def max_last(x: np.ndarray) -> np.ndarray:
+    """Maximum along the last axis (unrolled like `any_last`)."""
+    K = x.shape[-1]
+    if K > 16:
+        return x.max(-1)
+    out = x[..., 0].copy()
+    for k in range(1, K):
+        np.maximum(out, x[..., k], out=out)
+    return out
+
+
 def has(st: State, g, p, s, trait: int) -> np.ndarray:
     return bit(st.tmask[g, p, s], trait)
 
@@ -70,10 +103,59 @@ def narrow(st: State, W: int) -> State:
     """A view of `st` with only species slots 0..W-1 (W >= every game's n_species).
 
     Writes through the view change `st`; slots >= n_species are empty in both."""
-    W = max(1, min(int(W), st.S))
+    full = st.full if st.full is not None else st
+    W = max(1, min(int(W), full.S))
     if W == st.S:
         return st
-    return dataclasses.replace(st, **{f: getattr(st, f)[:, :, :W] for f in _SLOT_FIELDS})
+    return dataclasses.replace(full, full=full,
+                               **{f: getattr(full, f)[:, :, :W] for f in _SLOT_FIELDS})
+
+
+# Fast gathers and scatters. Indexing a (B, P, S) field with two or three index arrays
+# (st.pop[g, c], st.pop[g, c, s] = v) is several times slower than np.take / a flat
+# assignment on the whole contiguous array, so the hot paths go through these.
+
+def _whole(st: State, name: str) -> np.ndarray:
+    return getattr(st.full if st.full is not None else st, name)
+
+
+def seat_rows(st: State, name: str, g, p) -> np.ndarray:
+    """(n, S) copy of slot field `name` of seats p in games g (S: the view's slots)."""
+    a = _whole(st, name)
+    P, S = a.shape[1], a.shape[2]
+    out = a.reshape((-1, S) + a.shape[3:]).take(g * P + p, axis=0)
+    return out if st.S == S else np.ascontiguousarray(out[:, :st.S])   # strided: slow ops
+
+
+def game_rows(st: State, name: str, g) -> np.ndarray:
+    """(n, P, S) copy of slot field `name` (or (n, P) seat field) of games g."""
+    a = _whole(st, name)
+    out = a.take(g, axis=0)
+    return out if a.ndim < 3 or st.S == a.shape[2] else np.ascontiguousarray(out[:, :, :st.S])
+
+
+def seat_get(st: State, name: str, g, p) -> np.ndarray:
+    """Seat field `name` ((B, P), e.g. n_species) of seats p in games g."""
+    a = getattr(st, name)
+    return a.reshape(-1).take(g * a.shape[1] + p)
+
+
+def _slot_index(st: State, a: np.ndarray, g, p, s):
+    P, S = a.shape[1], a.shape[2]
+    return (g * P + p) * S + s
+
+
+def slot_get(st: State, name: str, g, p, s) -> np.ndarray:
+    """Slot field `name` of species (g, p, s), one value per game."""
+    a = _whole(st, name)
+    return a.reshape(-1).take(_slot_index(st, a, g, p, s))
+
+
+def slot_set(st: State, name: str, g, p, s, value) -> None:
+    """Write slot field `name` of species (g, p, s) (distinct species)."""
+    a = _whole(st, name)
+    assert a.flags.c_contiguous, name           # else reshape(-1) would write to a copy
+    a.reshape(-1)[_slot_index(st, a, g, p, s)] = value
 
 
 def width(st: State, g) -> int:
@@ -89,15 +171,17 @@ def remove_slot(st: State, g, p, s) -> None:
     if n == 0:
         return
     s = np.broadcast_to(np.asarray(s), (n,))
-    keep = np.arange(st.S)[None, :] < s[:, None]                  # (n, S)
+    rows = g * st.P + p
     for name in _SLOT_FIELDS:
-        arr = getattr(st, name)
-        row = arr[g, p]
+        a = _whole(st, name)
+        S = a.shape[2]
+        a2 = a.reshape((-1, S) + a.shape[3:])
+        row = a2.take(rows, axis=0)
         shifted = np.empty_like(row)
         shifted[:, :-1] = row[:, 1:]
         shifted[:, -1] = -1 if name == "traits" else 0
-        k = keep if row.ndim == 2 else keep[:, :, None]
-        arr[g, p] = np.where(k, row, shifted)
+        keep = np.arange(S)[None, :] < s[:, None]                  # (n, S)
+        a2[rows] = np.where(keep if row.ndim == 2 else keep[:, :, None], row, shifted)
     st.n_species[g, p] -= 1
 
 
@@ -124,19 +208,23 @@ def new_species_at(E: Engine, st: State, g, p, left) -> None:
 
 def capacity(E: Engine, st: State, g, p, s, meat) -> np.ndarray:
     r = E.rules
-    tm = st.tmask[g, p, s]
-    room = st.pop[g, p, s].astype(np.int32) - st.food[g, p, s]
+    tm = slot_get(st, "tmask", g, p, s)
+    room = slot_get(st, "pop", g, p, s).astype(np.int32) - slot_get(st, "food", g, p, s)
     if r.fat_stores_on_eating:
-        room += np.where(bit(tm, FAT_TISSUE), st.body[g, p, s].astype(np.int32) - st.fat[g, p, s], 0)
+        room += np.where(bit(tm, FAT_TISSUE), slot_get(st, "body", g, p, s).astype(np.int32)
+                         - slot_get(st, "fat", g, p, s), 0)
     if r.carnivores_refuse_plant:
         room = np.where(~meat & bit(tm, CARNIVORE), 0, room)
     return room
 
 
 def _take(st: State, g, p, s, n, from_wh) -> None:
-    to_food = np.minimum(n, st.pop[g, p, s].astype(np.int32) - st.food[g, p, s])
-    st.food[g, p, s] += to_food.astype(np.int8)
-    st.fat[g, p, s] += (n - to_food).astype(np.int8)
+    food = slot_get(st, "food", g, p, s)
+    to_food = np.minimum(n, slot_get(st, "pop", g, p, s).astype(np.int32) - food)
+    slot_set(st, "food", g, p, s, food + to_food.astype(np.int8))
+    extra = n - to_food
+    if extra.any():
+        slot_set(st, "fat", g, p, s, slot_get(st, "fat", g, p, s) + extra.astype(np.int8))
     st.wh[g] -= np.where(from_wh, n, 0).astype(np.int32)
     st.bank_out[g] += np.where(from_wh, 0, n).astype(np.int32)
 
@@ -148,7 +236,7 @@ def _take_step(E: Engine, st: State, g, p, s, from_wh, meat, amount):
     n = np.maximum(np.minimum(np.minimum(amount, capacity(E, st, g, p, s, meat)), avail), 0)
     ate = n > 0
     _take(st, g, p, s, n, from_wh)
-    tm = st.tmask[g, p, s]
+    tm = slot_get(st, "tmask", g, p, s)
     forages = ate & bit(tm, FORAGING) & (r.foraging_any_food | ~meat)
     if forages.any():
         avail = np.where(from_wh, st.wh[g], BIG)
@@ -157,7 +245,7 @@ def _take_step(E: Engine, st: State, g, p, s, from_wh, meat, amount):
         _take(st, g, p, s, m, from_wh)
         n = n + m
     shares = n if r.cooperation_per_token else ate.astype(np.int32)
-    passes = ate & bit(tm, COOPERATION) & (s + 1 < st.n_species[g, p])
+    passes = ate & bit(tm, COOPERATION) & (s + 1 < seat_get(st, "n_species", g, p))
     return ate, np.where(passes, shares, 0)
 
 
@@ -237,10 +325,93 @@ def reshuffle(E: Engine, st: State, g) -> None:
     set_final_round(st, g, st.round[g] + 1, A.END_RESHUFFLE)
 
 
+def hand_width(st: State, g) -> int:
+    """Hand slots in use by the games g (at least 1)."""
+    return max(1, int(st.hand_n[g].max(initial=0)))
+
+
+def hand_view(st: State, g, p) -> np.ndarray:
+    """(n, W) the hands of seats p in games g (a copy), padded with N (W = slots in use)."""
+    N = st.hand.shape[2]
+    return np.ascontiguousarray(
+        st.hand.reshape(-1, N).take(g * st.P + p, axis=0)[:, :hand_width(st, g)])
+
+
+def _hand_rows(st: State, g, p, w: int):
+    """(flat row numbers, (n, w) copy of the first w hand slots) of seats p in games g."""
+    rows = g * st.P + p
+    h = st.hand.reshape(-1, st.hand.shape[2]).take(rows, axis=0)[:, :w]
+    return rows, np.ascontiguousarray(h)
+
+
+def _put_hand_rows(st: State, rows, h) -> None:
+    N = st.hand.shape[2]
+    assert st.hand.flags.c_contiguous
+    st.hand.reshape(-1)[(rows * N)[:, None] + np.arange(h.shape[1])[None, :]] = h
+
+
+def remove_from_hand(st: State, g, p, card) -> None:
+    """Take card `card` out of seat p's hand (it must be there); the order of the rest stays."""
+    if len(g) == 0:
+        return
+    rows, h = _hand_rows(st, g, p, hand_width(st, g))
+    j = np.argmax(h == np.asarray(card)[:, None], axis=1)
+    shifted = np.empty_like(h)
+    shifted[:, :-1] = h[:, 1:]
+    shifted[:, -1] = st.hand.shape[2]
+    _put_hand_rows(st, rows, np.where(np.arange(h.shape[1])[None, :] < j[:, None], h, shifted))
+    st.hand_n.reshape(-1)[rows] -= 1
+
+
+def punch_from_hand(st: State, g, p, card) -> None:
+    """Take card `card` out of seat p's hand leaving a hole (padding) in its place and
+    `hand_n` unchanged: cheaper than `remove_from_hand`; `sort_hands` then closes the holes
+    of sorted hands and recounts them."""
+    if len(g) == 0:
+        return
+    h = hand_view(st, g, p)
+    j = np.argmax(h == np.asarray(card)[:, None], axis=1)
+    N = st.hand.shape[2]
+    assert st.hand.flags.c_contiguous
+    st.hand.reshape(-1)[(g * st.P + p) * N + j] = N
+
+
+def insert_in_hand(st: State, g, p, pos, card) -> None:
+    """Put card `card` at position pos of seat p's hand (the cards from pos on move right)."""
+    if len(g) == 0:
+        return
+    rows, h = _hand_rows(st, g, p, min(hand_width(st, g) + 1, st.hand.shape[2]))
+    shifted = np.empty_like(h)
+    shifted[:, 1:] = h[:, :-1]
+    shifted[:, 0] = card
+    col = np.arange(h.shape[1])[None, :]
+    pos = np.asarray(pos)[:, None]
+    _put_hand_rows(st, rows, np.where(col < pos, h, np.where(col == pos, np.asarray(card)[:, None],
+                                                             shifted)))
+    st.hand_n.reshape(-1)[rows] += 1
+
+
+def sort_hands(st: State, g, p=None) -> None:
+    """Every seat's hand (or seat p's) in increasing card id order, holes left by
+    `punch_from_hand` closed and counted out."""
+    if len(g) == 0:
+        return
+    w = hand_width(st, g)
+    N = st.hand.shape[2]
+    assert st.hand.flags.c_contiguous
+    flat = st.hand.reshape(-1)
+    if p is None:
+        rows = (g[:, None] * st.P + np.arange(st.P)[None, :]).reshape(-1)
+    else:
+        rows = g * st.P + p
+    h = np.sort(st.hand.reshape(-1, N).take(rows, axis=0)[:, :w], axis=-1)
+    flat[(rows * N)[:, None] + np.arange(w)[None, :]] = h
+    st.hand_n.reshape(-1)[rows] = count_last(h < N)
+
+
 def draw_to_hand(E: Engine, st: State, g, p, n, front: bool) -> None:
-    """Seat p draws n cards (reshuffling an empty deck if the rules say so)."""
-    if front:
-        st.draw_events[g] += 1
+    """Seat p draws n cards (reshuffling an empty deck if the rules say so): in front of the
+    hand in draw order (front), else at its end."""
     for k in range(int(np.max(n, initial=0))):
         wants = k < n
         if E.rules.reshuffle_discards:
@@ -250,9 +421,11 @@ def draw_to_hand(E: Engine, st: State, g, p, n, front: bool) -> None:
                 reshuffle(E, st, ge[(st.loc[ge] == DISCARD).any(axis=1)])
         gets = wants & (st.deck_top[g] < st.deck_len[g])
         gg, pp = g[gets], p[gets]
-        card = st.deck[gg, st.deck_top[gg]].astype(np.int64)
-        st.loc[gg, card] = pp
-        st.hand_rank[gg, card] = (-(st.draw_events[gg] << 10) + k) if front else 0
+        card = st.deck[gg, st.deck_top[gg]]
+        st.loc[gg, card.astype(np.int64)] = pp
+        pos = np.full(len(gg), k) if front else st.hand_n[gg, pp]
+        insert_in_hand(st, gg, pp, pos, card)
+        st.hand_unsorted[gg] |= front
         st.deck_top[gg] += 1
 
 
@@ -261,22 +434,27 @@ def go_extinct(E: Engine, st: State, g, p, s) -> None:
     if len(g) == 0:
         return
     r = E.rules
-    for t in range(st.traits.shape[3]):
-        c = st.traits[g, p, s, t].astype(np.int64)
-        on = c >= 0
-        st.loc[g[on], c[on]] = DISCARD
-    st.bank_out[g] -= st.food[g, p, s].astype(np.int32) + st.fat[g, p, s]
-    n = r.extinction_cards_flat + r.extinction_cards_per_trait * st.n_traits[g, p, s].astype(np.int32)
+    s = np.broadcast_to(np.asarray(s), (len(g),))
+    traits = _whole(st, "traits")
+    cards = traits.reshape(-1, traits.shape[3]).take(_slot_index(st, traits, g, p, s), axis=0)
+    row, t = np.nonzero(cards >= 0)
+    st.loc[g[row], cards[row, t]] = DISCARD
+    st.bank_out[g] -= (slot_get(st, "food", g, p, s).astype(np.int32)
+                       + slot_get(st, "fat", g, p, s))
+    n_traits = slot_get(st, "n_traits", g, p, s).astype(np.int32)
+    n = r.extinction_cards_flat + r.extinction_cards_per_trait * n_traits
     remove_slot(st, g, p, s)
     draw_to_hand(E, st, g, p, n, front=True)
 
 
 def lose_population(E: Engine, st: State, g, p, s) -> np.ndarray:
-    st.pop[g, p, s] -= 1
-    over = np.maximum(st.food[g, p, s] - st.pop[g, p, s], 0)
+    pop = slot_get(st, "pop", g, p, s) - 1
+    slot_set(st, "pop", g, p, s, pop)
+    food = slot_get(st, "food", g, p, s)
+    over = np.maximum(food - pop, 0)
     st.bank_out[g] -= over.astype(np.int32)
-    st.food[g, p, s] -= over.astype(np.int8)
-    died = st.pop[g, p, s] <= 0
+    slot_set(st, "food", g, p, s, food - over)
+    died = pop <= 0
     if died.any():
         go_extinct(E, st, g[died], p[died], s[died])
     return died
@@ -284,9 +462,9 @@ def lose_population(E: Engine, st: State, g, p, s) -> np.ndarray:
 
 def discard_lowest(st: State, g, p) -> None:
     """Intelligence: discard the lowest card id in hand."""
-    in_hand = st.loc[g] == p[:, None]
-    card = np.argmax(in_hand, axis=1)
-    st.loc[g, card] = DISCARD
+    card = hand_view(st, g, p).min(axis=1)
+    st.loc[g, card.astype(np.int64)] = DISCARD
+    remove_from_hand(st, g, p, card)
 
 
 # ---------------------------------------------------------------- attack legality
@@ -327,6 +505,74 @@ def _attack_blocks(E: Engine, st: State, g, c, a_tm, a_body, a_pop):
     terms = {BURROWING: burrowed, CLIMBING: climbs, HARD_SHELL: too_small, HERDING: herded,
              SYMBIOSIS: symbiotic, WARNING_CALL: warned}
     return terms, plain
+
+
+_NEEDS_CLIMBING, _NEEDS_AMBUSH, _SHELTERED = 1, 2, 4     # bits of a defender's requirements
+
+
+_DEFENSIVE = (HARD_SHELL, CLIMBING, BURROWING, HERDING, SYMBIOSIS, WARNING_CALL)
+
+
+def _defence_table(n_traits: int) -> np.ndarray:
+    """(2 ** n_traits,) uint8: bit k set when trait mask m has trait _DEFENSIVE[k]."""
+    m = np.arange(1 << n_traits, dtype=np.int64)
+    out = np.zeros(len(m), np.uint8)
+    for k, t in enumerate(_DEFENSIVE):
+        out |= (((m >> t) & 1) << k).astype(np.uint8)
+    return out
+
+
+_DEF_TABLE = _defence_table(len(TRAITS))
+
+
+def _defences(E: Engine, st: State, g):
+    """What attacking each species of games g takes, attacker-independent, each (m, P, S)
+    int8: the attack size needed (out of reach for an empty slot), the population and body
+    size to beat (Defensive Herding; -1 none), and requirement bits (_NEEDS_CLIMBING,
+    _NEEDS_AMBUSH for Warning Call, _SHELTERED: Burrowing or Symbiosis, which no attacker
+    overcomes). Empty slots hold zeros, so they neither warn nor shelter their neighbours."""
+    r = E.rules
+    d = _DEF_TABLE.take(game_rows(st, "tmask", g))
+    body, pop = game_rows(st, "body", g), game_rows(st, "pop", g)
+    hard = (d & 1) != 0
+    need = body + np.int8(r.size_margin) + hard.view(np.int8) * np.int8(r.hard_shell_bonus)
+    if r.size_rule != "always":
+        need = np.where(hard, need, np.int8(-100))
+    need = np.where(pop > 0, need, np.int8(127))        # an empty slot: nothing to attack
+    herding = (d & 8) != 0
+    herd_pop = np.where(herding, pop, np.int8(-1))
+    herd_body = np.where(herding, body, np.int8(-1)) if r.herding_needs_larger_body else None
+    wc = (d & 32) != 0
+    near_wc = np.zeros_like(wc)
+    near_wc[..., 1:] = wc[..., :-1]
+    near_wc[..., :-1] |= wc[..., 1:]
+    right_body = np.zeros_like(body)
+    right_body[..., :-1] = body[..., 1:]
+    sheltered = ((((d & 4) != 0) & (game_rows(st, "food", g) == pop))
+                 | (((d & 16) != 0) & (right_body > body)))
+    req = (((d >> 1) & 1).view(np.int8) * np.int8(_NEEDS_CLIMBING)
+           + near_wc.view(np.int8) * np.int8(_NEEDS_AMBUSH)
+           + sheltered.view(np.int8) * np.int8(_SHELTERED))
+    return need, herd_pop, herd_body, req
+
+
+def _plain_attacks(E: Engine, st: State, g, a_tm, a_body, a_pop) -> np.ndarray:
+    """(m, A, P, S): no defence stops attackers (m, A) (trait masks, body, population); the
+    same as ~_blocked(_attack_blocks(...)) without the per-trait terms."""
+    r = E.rules
+    need, herd_pop, herd_body, req = _defences(E, st, g)
+    a_body = a_body.astype(np.int8)
+    a_pop = a_pop.astype(np.int8)
+    bonus = r.pack_hunting_bonus + (a_pop if r.pack_hunting_adds_population else 0)
+    a_size = a_body + np.where(bit(a_tm, PACK_HUNTING), bonus, 0).astype(np.int8)
+    can = (bit(a_tm, CLIMBING).view(np.int8) * _NEEDS_CLIMBING
+           + bit(a_tm, AMBUSH).view(np.int8) * _NEEDS_AMBUSH)
+    x = (slice(None), slice(None), None, None)
+    legal = (a_size[x] >= need[:, None]) & (a_pop[x] > herd_pop[:, None])
+    legal &= (req[:, None] & ~can[x]) == 0
+    if herd_body is not None:
+        legal &= a_body[x] > herd_body[:, None]
+    return legal
 
 
 def _blocked(terms: dict, plain, negate: int = -1):
@@ -372,25 +618,32 @@ def _attack_options(E: Engine, st: State, g, c, hungry, has_card):
     neg = np.full(att.shape, -1, np.int8)
     if m == 0:
         return att, iatt, neg
-    A = int(np.count_nonzero(hungry, axis=1).max())
+    A = int(count_last(hungry).max())
     a = first_true(hungry, A)                                          # (m, A), -1 padding
     valid = a >= 0
     a = np.maximum(a, 0)
     gg, cc = g[:, None], c[:, None]
-    a_tm = st.tmask[gg, cc, a]
-    terms, plain = _attack_blocks(E, st, g, c, a_tm, st.body[gg, cc, a], st.pop[gg, cc, a])
-    base = _attack_targets(E, st, g, c, a) & valid[:, :, None, None]
-    legal = base & ~_blocked(terms, plain)
+    a_tm = slot_get(st, "tmask", gg, cc, a)
+    a_body, a_pop = slot_get(st, "body", gg, cc, a), slot_get(st, "pop", gg, cc, a)
+    legal = _plain_attacks(E, st, g, a_tm, a_body, a_pop)      # padding rows: ignored below
+    ar, aa = np.arange(m)[:, None], np.arange(A)[None, :]
+    if E.rules.attack_own_species:
+        legal[ar, aa, cc, a] = False                                   # not itself
+    else:
+        legal[ar, aa, cc] = False                                      # none of its own
     vr, va = np.nonzero(valid)
     av = a[vr, va]
     att[vr, av] = legal[vr, va]
     if E.has_intelligence:
         smart = valid & has_card[:, None] & bit(a_tm, INTELLIGENCE)
-        srows = np.flatnonzero(smart.any(1))
+        srows = np.flatnonzero(any_last(smart))
         if len(srows):
+            terms, plain = _attack_blocks(E, st, g, c, a_tm, a_body, a_pop)
             sub_terms = {t: (x[srows] if np.ndim(x) else x) for t, x in terms.items()}
             sub_plain = plain[srows] if np.ndim(plain) else plain
-            sub_base = base[srows] & ~legal[srows]
+            base = (_attack_targets(E, st, g[srows], c[srows], a[srows])
+                    & valid[srows][:, :, None, None])
+            sub_base = base & ~legal[srows]
             sub_neg = np.full(sub_base.shape, -1, np.int8)
             for t in NEGATABLE:
                 ok = sub_base & ~_blocked(sub_terms, sub_plain, t) & (sub_neg < 0)
@@ -417,9 +670,10 @@ class Options:
     `attack`, `iattack`, `negate` give the same as full (n, S, P, S) arrays.
     """
 
-    def __init__(self, forgo, veg, store, intel, arows, att, iatt, neg):
+    def __init__(self, forgo, veg, store, intel, arows, att, iatt, neg, can_ever_eat=None):
         self.forgo, self.veg, self.store, self.intel = forgo, veg, store, intel
         self.arows, self.att, self.iatt, self.neg = arows, att, iatt, neg
+        self.can_ever_eat = can_ever_eat     # (n,) bool: the seat has room for food left
 
     @property
     def n(self) -> int:
@@ -460,10 +714,10 @@ class Options:
     def n_acts(self) -> np.ndarray:
         """(n,) legal options other than forgoing (computed once)."""
         if getattr(self, "_n_acts", None) is None:
-            acts = np.count_nonzero(self.veg, axis=1)
+            acts = count_last(self.veg)
             for part in (self.store, self.intel):
                 if part.any():
-                    acts += np.count_nonzero(part, axis=1)
+                    acts += count_last(part)
             if len(self.arows):
                 acts += self.n_attacks()
             self._n_acts = acts
@@ -477,7 +731,8 @@ class Options:
         keep = at >= 0
         k = at[keep]
         return Options(self.forgo[rows], self.veg[rows], self.store[rows], self.intel[rows],
-                       np.flatnonzero(keep), self.att[k], self.iatt[k], self.neg[k])
+                       np.flatnonzero(keep), self.att[k], self.iatt[k], self.neg[k],
+                       None if self.can_ever_eat is None else self.can_ever_eat[rows])
 
     def pick(self, k) -> "Choice":
         """The k-th (0-based) legal option of each row, in canonical order."""
@@ -486,7 +741,7 @@ class Options:
         ch = Choice.forgo(n)
         k = np.asarray(k, np.int64) - self.forgo
         for code, mask in ((VEG, self.veg), (STORE, self.store), (INTEL, self.intel)):
-            cnt = np.count_nonzero(mask, axis=1)
+            cnt = count_last(mask)
             here = np.flatnonzero((k >= 0) & (k < cnt))
             if len(here):
                 ch.kind[here] = code
@@ -539,40 +794,43 @@ _CHOICE_FIELDS = ("kind", "s", "q", "d", "negate")
 
 
 def hand_size(st: State, g, p) -> np.ndarray:
-    return (st.loc[g] == p[:, None]).sum(axis=1)
+    return st.hand_n[g, p]
 
 
 def feeding_options(E: Engine, st: State, g, c) -> Options:
     r = E.rules
     n, S = len(g), st.S
-    tm = st.tmask[g, c]
-    slot_ok = np.arange(S)[None, :] < st.n_species[g, c][:, None]
-    room = st.pop[g, c] - st.food[g, c]                         # (n, S) int8
+    tm = seat_rows(st, "tmask", g, c)
+    slot_ok = np.arange(S)[None, :] < seat_get(st, "n_species", g, c)[:, None]
+    room = seat_rows(st, "pop", g, c) - seat_rows(st, "food", g, c)      # (n, S) int8
+    if r.fat_stores_on_eating or r.fat_store_action:
+        body, fat = seat_rows(st, "body", g, c), seat_rows(st, "fat", g, c)
     if r.fat_stores_on_eating:
-        room = room + np.where(bit(tm, FAT_TISSUE), st.body[g, c] - st.fat[g, c], 0)
+        room = room + np.where(bit(tm, FAT_TISSUE), body - fat, 0)
     can_eat = slot_ok & (room > 0)
     carn = bit(tm, CARNIVORE)
     veg = can_eat & ~carn & (st.wh[g] > 0)[:, None]
     if r.fat_store_action:
-        store = slot_ok & bit(tm, FAT_TISSUE) & (st.body[g, c] > st.fat[g, c])
+        store = slot_ok & bit(tm, FAT_TISSUE) & (body > fat)
     else:
         store = np.zeros((n, S), bool)
     has_card = np.zeros(n, bool)
     intel = np.zeros((n, S), bool)
     if E.has_intelligence:
         smart = slot_ok & bit(tm, INTELLIGENCE)
-        irows = np.flatnonzero(smart.any(1))
+        irows = np.flatnonzero(any_last(smart))
         if len(irows):
             has_card[irows] = hand_size(st, g[irows], c[irows]) > 0
             intel = smart & can_eat & ~carn & has_card[:, None]
     hungry_carn = can_eat & carn
-    arows = np.flatnonzero(hungry_carn.any(1))
+    arows = np.flatnonzero(any_last(hungry_carn))
     att, iatt, neg = _attack_options(E, st, g[arows], c[arows], hungry_carn[arows],
                                      has_card[arows])
-    opts = Options(np.ones(n, bool), veg, store, intel, arows, att, iatt, neg)
+    opts = Options(np.ones(n, bool), veg, store, intel, arows, att, iatt, neg,
+                   any_last(can_eat | store))
     forgo_ok = np.ones(n, bool)
     if r.forgo_needs_no_plant_option:
-        forgo_ok &= ~veg.any(1)
+        forgo_ok &= ~any_last(veg)
     if r.carnivore_must_attack and len(arows):
         forgo_ok[arows] &= ~att.reshape(len(arows), -1).any(1)
     opts.forgo = forgo_ok | (opts.n_acts() == 0)
@@ -608,7 +866,7 @@ def decode(opts: Options, idx: np.ndarray, P: int, S: int) -> Choice:
 
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Column of the k-th (0-based) True of each row (0 where the row has no k-th True)."""
-    count = np.count_nonzero(mask, axis=1)
+    count = count_last(mask)
     cols = np.nonzero(mask)[1]
     if len(cols) == 0:
         return np.zeros(len(mask), np.int64)
@@ -635,9 +893,9 @@ def first_true(mask: np.ndarray, K: int) -> np.ndarray:
 
 def attack(E: Engine, st: State, g, p, a, q, d) -> None:
     r = E.rules
-    meat = (st.body[g, q, d].astype(np.int32) if r.attack_meat == "defender_body"
+    meat = (slot_get(st, "body", g, q, d).astype(np.int32) if r.attack_meat == "defender_body"
             else np.ones(len(g), np.int32))
-    horns = has(st, g, q, d, HORNS)
+    horns = bit(slot_get(st, "tmask", g, q, d), HORNS)
     died = lose_population(E, st, g, q, d)
     a = np.where(died & (q == p) & (d < a), a - 1, a)
     att_died = np.zeros(len(g), bool)
@@ -711,32 +969,40 @@ def split_by_bot(bots, seats):
         yield bots[k], np.flatnonzero(first == k)
 
 
+OUT, FED, PASSED = 0, 1, 2      # outcomes of a feeding turn, as in reference.feeding_turn
+
+
 def feeding_turn(E: Engine, st: State, g, c, bots, turn) -> np.ndarray:
-    """One feeding turn of seat c in each game g. Returns: the seat stays in the feeding."""
+    """One feeding turn of seat c in each game g. Returns each game's outcome (int8): FED,
+    PASSED (no option this turn, asked again later) or OUT of this feeding (forgoes, can
+    never eat again, or has no option where `no_option_is_out`)."""
     n = len(g)
     opts = feeding_options(E, st, g, c)
     n_acts = opts.n_acts()
-    stays = n_acts > 0
+    has_act = n_acts > 0
     ch = Choice.forgo(n)
-    asks = stays
+    asks = has_act
     if E.rules.auto_feed_single_option:
         auto = np.flatnonzero(n_acts == 1)
         if len(auto):
             sub = opts.subset(auto)
             ch.put(auto, sub.pick(sub.forgo.astype(np.int64)))
-            asks = stays & (n_acts != 1)
+            asks = has_act & (n_acts != 1)
     rows = np.flatnonzero(asks)
     for bot, idx in split_by_bot(bots, c[rows]):
         r2 = rows[idx]
         sub = opts if len(r2) == n else opts.subset(r2)
         ch.put(r2, bot.batch_feed(E, st, g[r2], c[r2], sub, turn[r2]))
-    stays &= ch.kind != FORGO
-    rows = np.flatnonzero(stays)
+    fed = has_act & (ch.kind != FORGO)
+    outcome = np.where(fed, FED, OUT).astype(np.int8)
+    if not E.rules.no_option_is_out:
+        outcome[~has_act & opts.can_ever_eat] = PASSED
+    rows = np.flatnonzero(fed)
     if len(rows) == n:
         apply_choice(E, st, g, c, ch)
     elif len(rows):
         apply_choice(E, st, g[rows], c[rows], ch.subset(rows))
-    return stays
+    return outcome
 
 
 def _subset_options(o: Options, rows) -> Options:
@@ -745,6 +1011,20 @@ def _subset_options(o: Options, rows) -> Options:
 
 def _subset_choice(ch: Choice, rows) -> Choice:
     return ch.subset(rows)
+
+
+def can_ever_eat(E: Engine, st: State, g, p=None) -> np.ndarray:
+    """Seat p (or every seat: (n, P)) still has a species with room for food or, where
+    storing is its own action, for fat (as reference.can_ever_eat)."""
+    r = E.rules
+    def get(name):
+        return game_rows(st, name, g) if p is None else seat_rows(st, name, g, p)
+    n_sp = game_rows(st, "n_species", g) if p is None else seat_get(st, "n_species", g, p)
+    here = np.arange(st.S) < n_sp[..., None]
+    room = get("pop") > get("food")
+    if r.fat_stores_on_eating or r.fat_store_action:
+        room |= bit(get("tmask"), FAT_TISSUE) & (get("body") > get("fat"))
+    return any_last(here & room)
 
 
 def next_active(active: np.ndarray, cur: np.ndarray) -> np.ndarray:
@@ -762,32 +1042,46 @@ def next_active(active: np.ndarray, cur: np.ndarray) -> np.ndarray:
 
 
 def feeding(E: Engine, st: State, g, bots) -> None:
-    """Feeding turns from the first player clockwise until nobody can (or will) feed."""
+    """Feeding turns from the first player clockwise until nobody can (or will) feed: every
+    player is out, or every player still in has passed in a row (as reference.feeding).
+    A player with no room for food left is out at once (room only shrinks)."""
     g = np.asarray(g)
     if len(g) == 0:
         return
     st = narrow(st, width(st, g))
     n, P = len(g), st.P
-    active = np.ones((n, P), bool)
+    active = can_ever_eat(E, st, g)
     cur = st.first[g].astype(np.int64)
     turn = np.zeros(n, np.int64)
+    passes = np.zeros(n, np.int64)     # turns in a row on which a player still in passed
+    some = np.flatnonzero(any_last(active))
+    g, active, cur, turn = g[some], active[some], cur[some], turn[some]
+    passes = passes[some]
+    rows = np.arange(len(g))
+    cur = np.where(active[rows, cur], cur, next_active(active, cur))
     stop_empty = E.rules.feeding_stops_when_watering_hole_empty
     while len(g):
         if stop_empty:
             going = np.flatnonzero(st.wh[g] > 0)
             if len(going) < len(g):
-                g, active, cur, turn = g[going], active[going], cur[going], turn[going]
+                g, active, cur, turn, passes = (g[going], active[going], cur[going],
+                                                turn[going], passes[going])
                 if len(g) == 0:
                     return
-        stays = feeding_turn(E, st, g, cur, bots, turn)
-        out = np.flatnonzero(~stays)
+        outcome = feeding_turn(E, st, g, cur, bots, turn)
+        passes = np.where(outcome == FED, 0, passes + (outcome == PASSED))
+        fed = np.flatnonzero(outcome == FED)
+        outcome[fed[~can_ever_eat(E, st, g[fed], cur[fed])]] = OUT      # done: leaves now
+        out = np.flatnonzero(outcome == OUT)
         active[out, cur[out]] = False
-        alive = active[:, 0].copy()
+        n_in = active[:, 0].astype(np.int64)
         for k in range(1, P):
-            alive |= active[:, k]
-        if not alive.all():
-            keep = np.flatnonzero(alive)
-            g, active, cur, turn = g[keep], active[keep], cur[keep], turn[keep]
+            n_in += active[:, k]
+        going = n_in > passes
+        if not going.all():
+            keep = np.flatnonzero(going)
+            g, active, cur, turn, passes = (g[keep], active[keep], cur[keep], turn[keep],
+                                            passes[keep])
         cur = next_active(active, cur)
         turn += 1
 
@@ -806,28 +1100,31 @@ def reveal_effects(E: Engine, st: State, g) -> None:
     P, S = st.P, st.S
     for name in r.reveal_order:
         trait = _REVEAL_TRAIT[name]
-        some = np.flatnonzero(bit(st.tmask[g], trait).reshape(len(g), -1).any(1))
+        some = np.flatnonzero(any_last(bit(game_rows(st, "tmask", g), trait).reshape(len(g), -1)))
         if len(some) == 0:
             continue
         gs = g[some]
         for k in range(P):
             c = (st.first[gs].astype(np.int64) + k) % P
+            has_trait = bit(seat_rows(st, "tmask", gs, c), trait)      # empty slots: none
             for i in range(S):
-                m = (i < st.n_species[gs, c]) & has(st, gs, c, i, trait)
+                m = has_trait[:, i]
+                if name == "fertile" and r.fertile_needs_plant_food:
+                    m = m & (st.wh[gs] > 0)
+                if not m.any():
+                    continue
+                gg, cc = gs[m], c[m]
+                ii = np.full(len(gg), i)
                 if name == "fertile":
-                    if r.fertile_needs_plant_food:
-                        m &= st.wh[gs] > 0
-                    gg, cc = gs[m], c[m]
-                    st.pop[gg, cc, i] = np.minimum(st.pop[gg, cc, i] + 1, r.max_population)
+                    pop = slot_get(st, "pop", gg, cc, ii)
+                    slot_set(st, "pop", gg, cc, ii, np.minimum(pop + 1, r.max_population))
                 elif name == "long-neck":
-                    if m.any():
-                        feed(E, st, gs[m], c[m], np.full(m.sum(), i),
-                             r.long_neck_source == "watering_hole", False, 1)
+                    feed(E, st, gg, cc, ii, r.long_neck_source == "watering_hole", False, 1)
                 else:
-                    gg, cc = gs[m], c[m]
-                    moved = np.minimum(st.fat[gg, cc, i], st.pop[gg, cc, i] - st.food[gg, cc, i])
-                    st.fat[gg, cc, i] -= moved
-                    st.food[gg, cc, i] += moved
+                    fat, food = slot_get(st, "fat", gg, cc, ii), slot_get(st, "food", gg, cc, ii)
+                    moved = np.minimum(fat, slot_get(st, "pop", gg, cc, ii) - food)
+                    slot_set(st, "fat", gg, cc, ii, fat - moved)
+                    slot_set(st, "food", gg, cc, ii, food + moved)
 
 
 def add_food(E: Engine, st: State, g, foods) -> None:
@@ -848,8 +1145,10 @@ def add_food(E: Engine, st: State, g, foods) -> None:
 NONE, NEW, TRAIT, POP, BODY = 0, 1, 2, 3, 4
 
 
-def play_action(E: Engine, st: State, g, p, kind, card, s, slot) -> np.ndarray:
+def play_action(E: Engine, st: State, g, p, kind, card, s, slot, holes=False) -> np.ndarray:
     """Apply one card action per game (kind NONE skips); illegal actions are skipped.
+    holes: a played card leaves a hole in the (sorted) hand (`punch_from_hand`); call
+    `sort_hands` before the hand is read again.
 
     NEW: slot 0 = right end, 1 = left end. TRAIT: slot -1 adds, else replaces that trait.
     """
@@ -859,9 +1158,10 @@ def play_action(E: Engine, st: State, g, p, kind, card, s, slot) -> np.ndarray:
     kind = np.asarray(kind)
     s = np.asarray(s, np.int64)
     slot = np.asarray(slot, np.int64)
-    in_hand = (kind != NONE) & (card >= 0)
-    in_hand &= st.loc[g, np.maximum(card, 0)] == p
-    n_sp = st.n_species[g, p].astype(np.int64)
+    N = st.loc.shape[1]
+    in_hand = (kind != NONE) & (card >= 0) & (card < N)
+    in_hand &= st.loc[g, np.clip(card, 0, N - 1)] == p
+    n_sp = seat_get(st, "n_species", g, p).astype(np.int64)
     s_ok = (s >= 0) & (s < n_sp)
     sc = np.clip(s, 0, S - 1)
     done = np.zeros(len(g), bool)
@@ -880,13 +1180,18 @@ def play_action(E: Engine, st: State, g, p, kind, card, s, slot) -> np.ndarray:
 
     grow_pop = in_hand & (kind == POP) & s_ok
     gg, pp, ss = g[grow_pop], p[grow_pop], sc[grow_pop]
-    st.pop[gg, pp, ss] = np.minimum(st.pop[gg, pp, ss] + 1, r.max_population)
+    slot_set(st, "pop", gg, pp, ss,
+             np.minimum(slot_get(st, "pop", gg, pp, ss) + 1, r.max_population))
     grow_body = in_hand & (kind == BODY) & s_ok
     gg, pp, ss = g[grow_body], p[grow_body], sc[grow_body]
-    st.body[gg, pp, ss] = np.minimum(st.body[gg, pp, ss] + 1, r.max_body)
+    slot_set(st, "body", gg, pp, ss, np.minimum(slot_get(st, "body", gg, pp, ss) + 1, r.max_body))
     spent = new | grow_pop | grow_body
     st.loc[g[spent], card[spent]] = DISCARD
-    return spent | placed
+    used = spent | placed
+    if used.any():
+        take = punch_from_hand if holes else remove_from_hand
+        take(st, g[used], p[used], card[used])
+    return used
 
 
 def _place_traits(E: Engine, st: State, g, p, card, sc, slot, is_trait) -> np.ndarray:
@@ -934,26 +1239,113 @@ def _refresh_rows(E: Engine, st: State, g, p, s) -> None:
 # ---------------------------------------------------------------- end of feeding
 
 def end_feeding(E: Engine, st: State, g) -> None:
+    """Population drops to the food eaten, food goes to the bags (every seat at once);
+    then extinct species leave, seat by seat from the first player (card draws)."""
     g = np.asarray(g)
     if len(g) == 0:
         return
     st = narrow(st, width(st, g))
     P, S = st.P, st.S
+    here = np.arange(S) < st.n_species[g][:, :, None]                 # (n, P, S)
+    food = np.where(here, st.food[g], 0).astype(np.int8)
+    st.pop[g] = np.where(here, food, st.pop[g])
+    eaten = food[..., 0].astype(np.int32)
+    for i in range(1, S):
+        eaten += food[..., i]
+    st.bag[g] += eaten
+    st.food[g] = 0
+    dead = here & (food == 0)
+    some = np.flatnonzero(any_last(dead.reshape(len(g), -1)))
+    if len(some) == 0:
+        return
+    g, dead = g[some], dead[some]
+    rows = np.arange(len(g))
     for k in range(P):
         c = (st.first[g].astype(np.int64) + k) % P
-        here = np.arange(S)[None, :] < st.n_species[g, c][:, None]
-        food = np.where(here, st.food[g, c], 0)
-        st.pop[g, c] = np.where(here, food, st.pop[g, c])
-        st.bag[g, c] += food.sum(axis=1).astype(np.int32)
-        st.food[g, c] = 0
-        dead = here & (food == 0)
-        some = np.flatnonzero(dead.any(1))
-        if len(some) == 0:
+        dead_c = dead[rows, c]                                          # (m, S)
+        has = np.flatnonzero(any_last(dead_c))
+        if len(has) == 0:
             continue
-        gs, cs, dead = g[some], c[some], dead[some]
+        gs, cs, dead_c = g[has], c[has], dead_c[has]
+        at_once = _extinctions_at_once(E, st, gs, cs, dead_c)
+        gs, cs, dead_c = gs[~at_once], cs[~at_once], dead_c[~at_once]
         removed = np.zeros(len(gs), np.int64)     # boards already gone left of slot i
         for i in range(S):
-            rows = np.flatnonzero(dead[:, i])
-            if len(rows):
-                go_extinct(E, st, gs[rows], cs[rows], i - removed[rows])
-                removed[rows] += 1
+            r = np.flatnonzero(dead_c[:, i])
+            if len(r):
+                go_extinct(E, st, gs[r], cs[r], i - removed[r])
+                removed[r] += 1
+
+
+def _extinctions_at_once(E: Engine, st: State, g, c, dead) -> np.ndarray:
+    """Every extinct species (m, S) of seat c at once, where the deck holds all the cards
+    drawn (no reshuffle): the same as one `go_extinct` per species from the left, whose
+    draws each go in front of the hand (so the last species' cards come first). Returns
+    which rows it handled."""
+    r = E.rules
+    P, S = st.P, st.S
+    slots = np.arange(S)
+    n_tr = seat_rows(st, "n_traits", g, c).astype(np.int64)
+    per = np.where(dead, r.extinction_cards_flat + r.extinction_cards_per_trait * n_tr, 0)
+    n_draw = per.sum(1)
+    ok = (st.deck_len[g] - st.deck_top[g]) >= n_draw
+    rows = np.flatnonzero(ok)
+    if len(rows) == 0:
+        return ok
+    g, c, dead, per, n_draw = g[rows], c[rows], dead[rows], per[rows], n_draw[rows]
+    srow = g * P + c
+    # traits to the discards, stored food back to the bank
+    traits = _whole(st, "traits")
+    T = traits.shape[3]
+    cards = traits.reshape(-1, traits.shape[2], T).take(srow, axis=0)[:, :S]   # (m, S, T)
+    rr, ss, tt = np.nonzero(dead[:, :, None] & (cards >= 0))
+    st.loc[g[rr], cards[rr, ss, tt]] = DISCARD
+    st.bank_out[g] -= np.where(dead, seat_rows(st, "food", g, c).astype(np.int32)
+                               + seat_rows(st, "fat", g, c), 0).sum(1).astype(np.int32)
+    # the surviving boards keep their order, the freed slots at the end are emptied
+    order = np.argsort(dead, axis=1, kind="stable")                    # alive first
+    n_dead = dead.sum(1)
+    freed = slots[None, :] >= (S - n_dead)[:, None]
+    for name in _SLOT_FIELDS:
+        a = _whole(st, name)
+        a2 = a.reshape((-1, a.shape[2]) + a.shape[3:])
+        row = a2.take(srow, axis=0)
+        head = row[:, :S]
+        idx = order if head.ndim == 2 else order[:, :, None]
+        head = np.take_along_axis(head, np.broadcast_to(idx, head.shape), axis=1)
+        empty = -1 if name == "traits" else 0
+        head = np.where(freed if head.ndim == 2 else freed[:, :, None], empty, head)
+        row[:, :S] = head
+        a2[srow] = row
+    st.n_species.reshape(-1)[srow] -= n_dead.astype(st.n_species.dtype)
+    # draws: block b (the b-th extinct species from the left) is drawn b-th and lands in
+    # front of the blocks drawn before it
+    D = int(n_draw.max(initial=0))
+    if D:
+        start = np.cumsum(per, axis=1) - per                           # draw index of block
+        after = n_draw[:, None] - start - per                          # cards drawn after it
+        k = np.arange(D)[None, :]
+        drawn = k < n_draw[:, None]                                    # (m, D)
+        top = st.deck_top[g].astype(np.int64)
+        card = st.deck[g[:, None], np.minimum(top[:, None] + k, st.deck.shape[1] - 1)]
+        kk = k[:, :, None]
+        in_block = (kk >= start[:, None, :]) & (kk < (start + per)[:, None, :])
+        blk = np.argmax(in_block, axis=2)                              # (m, D)
+        pos = (np.take_along_axis(after, blk, axis=1) + k
+               - np.take_along_axis(start, blk, axis=1))
+        w = hand_width(st, g)
+        N = st.hand.shape[2]
+        _, old = _hand_rows(st, g, c, w)
+        width_new = min(w + D, N)
+        col = np.arange(width_new)[None, :]
+        shifted = np.take_along_axis(old, np.clip(col - n_draw[:, None], 0, w - 1), axis=1)
+        new = np.where(col >= n_draw[:, None], shifted, N).astype(st.hand.dtype)
+        new = np.where(col < w + n_draw[:, None], new, N).astype(st.hand.dtype)
+        dr, dk = np.nonzero(drawn)
+        new[dr, pos[dr, dk]] = card[dr, dk]
+        _put_hand_rows(st, srow, new)
+        st.loc[g[dr], card[dr, dk].astype(np.int64)] = c[dr]
+        st.hand_n.reshape(-1)[srow] += n_draw.astype(st.hand_n.dtype)
+        st.deck_top[g] += n_draw.astype(st.deck_top.dtype)
+        st.hand_unsorted[g[n_draw > 0]] = True
+    return ok

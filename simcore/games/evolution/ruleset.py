@@ -102,6 +102,7 @@ class Rules:
     carnivore_must_attack: bool
     feeding_stops_when_watering_hole_empty: bool
     auto_feed_single_option: bool
+    no_option_is_out: bool
     extinction_cards_flat: int
     extinction_cards_per_trait: int
     tie_break: str

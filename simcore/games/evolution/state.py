@@ -5,6 +5,9 @@ T = 3 trait slots, N cards (card ids, see ruleset.py).
 Species lists are compact: slots 0..n_species-1 hold the boards left to right, so "the
 species to its right" is slot + 1, as in the reference engine's Python list.
 Cards live in exactly one place, written in `loc`; the deck's order is `deck[top:len]`.
+A seat's hand is also kept in order in `hand[b, p, :hand_n[b, p]]` (the reference engine's
+list: sorted by card id whenever a bot sees it; extinction draws go in front), padded with
+the card count N, so the bots read hands without scanning all N card locations.
 
 `from_games` / `to_game` convert reference `Game`s to and from a batch, so scenario
 tests and the conformance harness feed both engines the same positions.
@@ -38,7 +41,9 @@ class State:
     bag: np.ndarray         # (B, P) int32  food in the player's bag
     pid: np.ndarray         # (B, P) int32  player ids (for output)
     loc: np.ndarray         # (B, N) int8  where each card is: seat p >= 0 (hand) or DECK..OUT
-    hand_rank: np.ndarray   # (B, N) int32  order of a card within its hand (output only)
+    hand: np.ndarray        # (B, P, N) int16  seat p's hand in hand order, padded with N
+    hand_n: np.ndarray      # (B, P) int16  cards in hand
+    hand_unsorted: np.ndarray  # (B,) bool  an extinction draw put cards in front of a hand
     deck: np.ndarray        # (B, N) int16  card ids in draw order; live part deck[top:len]
     deck_top: np.ndarray    # (B,) int32
     deck_len: np.ndarray    # (B,) int32
@@ -49,9 +54,9 @@ class State:
     final_round: np.ndarray  # (B,) int32  index of the last round (NO_FINAL: not known)
     end_reason: np.ndarray  # (B,) int8   -1 running, else addresses.END_*
     shuffles: np.ndarray    # (B,) int32  deck shuffles so far (random address)
-    draw_events: np.ndarray  # (B,) int32  extinction draws so far (hand order of drawn cards)
     games: np.ndarray       # (B,) int64  game indices (random stream of each game)
     seed: int
+    full: "State | None" = None  # a narrowed view's whole state (see rules.narrow), else None
 
     @property
     def B(self) -> int:
@@ -75,12 +80,13 @@ def empty(B: int, P: int, S: int, N: int, T: int = 3, seed: int = 0, games=None)
         traits=np.full((B, P, S, T), -1, np.int16), n_traits=np.zeros((B, P, S), np.int8),
         tmask=np.zeros((B, P, S), np.int32),
         bag=np.zeros((B, P), np.int32), pid=np.tile(np.arange(1, P + 1, dtype=np.int32), (B, 1)),
-        loc=np.full((B, N), OUT, np.int8), hand_rank=np.zeros((B, N), np.int32),
+        loc=np.full((B, N), OUT, np.int8), hand=np.full((B, P, N), N, np.int16),
+        hand_n=np.zeros((B, P), np.int16), hand_unsorted=np.zeros(B, bool),
         deck=np.zeros((B, N), np.int16), deck_top=np.zeros(B, np.int32),
         deck_len=np.zeros(B, np.int32), wh=np.zeros(B, np.int32), bank_out=np.zeros(B, np.int32),
         first=np.zeros(B, np.int8), round=np.zeros(B, np.int32),
         final_round=np.full(B, NO_FINAL, np.int32), end_reason=np.full(B, -1, np.int8),
-        shuffles=np.zeros(B, np.int32), draw_events=np.zeros(B, np.int32),
+        shuffles=np.zeros(B, np.int32),
         games=np.arange(B, dtype=np.int64) if games is None else np.asarray(games, np.int64),
         seed=seed)
 
@@ -116,7 +122,8 @@ def from_games(games: list, S: int | None = None, T: int = 3) -> State:
                     st.loc[b, c] = BOARD
             for k, c in enumerate(pl.hand):
                 st.loc[b, c] = p
-                st.hand_rank[b, c] = k
+                st.hand[b, p, k] = c
+            st.hand_n[b, p] = len(pl.hand)
         for k, c in enumerate(g.deck):
             st.deck[b, k] = c
             st.loc[b, c] = DECK
@@ -133,8 +140,7 @@ def from_games(games: list, S: int | None = None, T: int = 3) -> State:
 
 def hand_of(st: State, b: int, p: int) -> list:
     """Seat p's hand in game b, in hand order."""
-    cards = np.flatnonzero(st.loc[b] == p)
-    return [int(c) for c in cards[np.argsort(st.hand_rank[b, cards], kind="stable")]]
+    return [int(c) for c in st.hand[b, p, :st.hand_n[b, p]]]
 
 
 def to_game(st: State, b: int, like):
