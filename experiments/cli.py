@@ -310,6 +310,11 @@ def cmd_bench(args) -> int:
             wall = time.perf_counter() - w0
             peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             peak_kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            if args.jobs > 1:
+                # loky keeps its workers alive: ask them (the same reused pool) for their peak.
+                from joblib import Parallel, delayed
+                peaks = Parallel(n_jobs=args.jobs)(delayed(_peak_rss_mib)() for _ in range(4 * args.jobs))
+                peak_kids = max([peak_kids, *peaks])
             print(f"{name}: {n:,} games with {args.jobs} jobs in {wall:.1f} s wall "
                   f"({n / wall:,.0f} games/s); peak RSS: main {peak_self:.0f} MiB, largest worker {peak_kids:.0f} MiB")
     if args.fanout:
@@ -327,6 +332,12 @@ def cmd_bench(args) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0
+
+
+def _peak_rss_mib() -> float:
+    import resource
+    time.sleep(0.05)   # let every worker take a share of the probes
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 # ----------------------------------------------------------------------------- validate
