@@ -1,7 +1,7 @@
 """The batch engine and the reference engine play identical games, game by game.
 
-Each game is compared on its results (score, winner, rounds, end reason) and on its whole
-final position (boards, hands, bags, Watering Hole, deck, bank ledger).
+Each game is compared on its results (score, winner, rounds, end reason, trait cards played
+per seat and trait) and on its whole final position (boards, hands, bags, Watering Hole, deck, bank ledger).
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def _check(variant, players, bot_names, seed, games):
         assert r["score"] == out["score"][b].tolist(), (variant, players, gi)
         assert r["winner"] == out["winner"][b].tolist(), (variant, players, gi)
         assert (r["rounds"], r["end_reason"]) == (out["rounds"][b], out["end_reason"][b]), gi
+        assert r["traits_played"] == out["traits_played"][b].tolist(), (variant, players, gi)
         assert _position(r["game"]) == _position(to_game(st, b, r["game"])), (variant, players, gi)
 
 

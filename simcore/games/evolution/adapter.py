@@ -7,6 +7,7 @@ from ...errors import UserError
 from ...ruleset import Ruleset
 from . import addresses as A
 from .ruleset import GAME as GAME_DATA, compile_rules
+from .traits import TRAITS
 
 
 def _bot_objects(names):
@@ -34,7 +35,8 @@ class EvolutionGame:
         return [f"seat {i}" for i in range(rs["players_max"])]
 
     def entities(self, rs: Ruleset) -> list[str]:
-        return []
+        """Names of the entities tallied: the traits, in trait id order (traits.TRAITS)."""
+        return list(TRAITS)
 
     def player_range(self, rs: Ruleset) -> tuple[int, int]:
         return rs["players_min"], rs["players_max"]
@@ -51,7 +53,10 @@ class EvolutionGame:
                 "rounds": np.asarray(out["rounds"]).reshape(n_games),
                 "end_reason": end.astype(np.int64),
                 "faction": np.broadcast_to(np.arange(players, dtype=np.int64), (n_games, players)),
-                "acquired": np.zeros((n_games, players, 0), np.int64), "extra": {}}
+                # trait cards each seat played onto its species, per trait
+                "acquired": np.asarray(out["traits_played"], dtype=np.int64)
+                .reshape(n_games, players, len(TRAITS)),
+                "extra": {}}
 
     def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
         from .game import play_batch

@@ -178,10 +178,13 @@ def play_batch(ruleset_params, tables, players: int, bots, seed: int, game_indic
 
     ruleset_params/tables: a compiled (Rules, Cards) pair or a loaded Ruleset (tables None).
     bots: one bot object per seat. Returns score (B, P), winner (B, P) bool (shared wins all
-    True), rounds (B,), end_reason (B,) (addresses.END_*).
+    True), rounds (B,), end_reason (B,) (addresses.END_*), traits_played (B, P, len(TRAITS))
+    int16 (trait cards each seat played onto its species, a replacement counting for the
+    new trait) and the final `state`.
     """
     rules, cards = _compile(ruleset_params, tables)
     E = R.Engine(rules, cards)
     st = run(E, new_batch(E, players, seed, game_indices), list(bots))
     return {"score": scores(st), "winner": winners(E, st), "rounds": st.round.copy(),
-            "end_reason": st.end_reason.astype(np.int64), "state": st}
+            "end_reason": st.end_reason.astype(np.int64),
+            "traits_played": st.traits_played.copy(), "state": st}

@@ -43,6 +43,7 @@ class Player:
     species: list = field(default_factory=list)   # Species, left to right
     bag: int = 0
     hand: list = field(default_factory=list)      # card ids
+    played: list = field(default_factory=lambda: [0] * len(TRAITS))  # trait cards played, per trait id
 
 
 @dataclass
@@ -496,6 +497,7 @@ def play_action(g: Game, p: Player, act: tuple) -> bool:
             if g.kind(old) == FAT_TISSUE and g.kind(card) != FAT_TISSUE:
                 g.bank_out -= sp.fat
                 sp.fat = 0
+        p.played[g.kind(card)] += 1
         p.hand.remove(card)
         return True
     elif kind in ("pop", "body"):
@@ -625,7 +627,9 @@ def winners(g: Game) -> list:
 
 def play_one(rules: Rules, cards: Cards, players: int, bots, seed: int, game_index: int,
              log=None) -> dict:
-    """Play one whole game; returns score, winner, rounds, end_reason (and fills `log`)."""
+    """Play one whole game; returns score, winner, rounds, end_reason, traits_played (P lists
+    of len(TRAITS) ints: trait cards each seat played onto its species, a replacement counting
+    for the new trait) and the final `game` (and fills `log`)."""
     g = new_game(rules, cards, players, seed, game_index, log)
     while True:
         if not play_round(g, bots):
@@ -637,7 +641,8 @@ def play_one(rules: Rules, cards: Cards, players: int, bots, seed: int, game_ind
             break
     g.say(f"end: reason {g.end_reason}, scores {score(g)}")
     return {"score": score(g), "winner": winners(g), "rounds": g.round,
-            "end_reason": g.end_reason, "game": g}
+            "end_reason": g.end_reason, "traits_played": [list(p.played) for p in g.players],
+            "game": g}
 
 
 def describe(g: Game, sp: Species) -> str:

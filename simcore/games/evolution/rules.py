@@ -1220,6 +1220,10 @@ def _place_traits(E: Engine, st: State, g, p, card, sc, slot, is_trait) -> np.nd
     st.traits[gg, pp, ss, tt] = card[replaces]
     placed = adds | replaces
     st.loc[g[placed], card[placed]] = BOARD
+    # one action per game, so (g, p) rows are distinct: a plain scatter-add is exact
+    tp = _whole(st, "traits_played")
+    K = tp.shape[2]
+    tp.reshape(-1)[(g[placed] * tp.shape[1] + p[placed]) * K + ck[placed]] += 1
     if placed.any():
         _refresh_rows(E, st, g[placed], p[placed], sc[placed])
     out = np.zeros(len(is_trait), bool)

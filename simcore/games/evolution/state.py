@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .traits import TRAITS
+
 # card locations (values of `loc`); a card in seat p's hand has loc == p
 DECK = -1
 DISCARD = -2
@@ -55,6 +57,7 @@ class State:
     end_reason: np.ndarray  # (B,) int8   -1 running, else addresses.END_*
     shuffles: np.ndarray    # (B,) int32  deck shuffles so far (random address)
     games: np.ndarray       # (B,) int64  game indices (random stream of each game)
+    traits_played: np.ndarray  # (B, P, K) int16  trait cards each seat played, per trait id
     seed: int
     full: "State | None" = None  # a narrowed view's whole state (see rules.narrow), else None
 
@@ -88,6 +91,7 @@ def empty(B: int, P: int, S: int, N: int, T: int = 3, seed: int = 0, games=None)
         final_round=np.full(B, NO_FINAL, np.int32), end_reason=np.full(B, -1, np.int8),
         shuffles=np.zeros(B, np.int32),
         games=np.arange(B, dtype=np.int64) if games is None else np.asarray(games, np.int64),
+        traits_played=np.zeros((B, P, len(TRAITS)), np.int16),
         seed=seed)
 
 
@@ -124,6 +128,7 @@ def from_games(games: list, S: int | None = None, T: int = 3) -> State:
                 st.loc[b, c] = p
                 st.hand[b, p, k] = c
             st.hand_n[b, p] = len(pl.hand)
+            st.traits_played[b, p] = pl.played
         for k, c in enumerate(g.deck):
             st.deck[b, k] = c
             st.loc[b, c] = DECK
@@ -153,7 +158,7 @@ def to_game(st: State, b: int, like):
                            traits=[int(c) for c in st.traits[b, p, s, :st.n_traits[b, p, s]]])
                    for s in range(st.n_species[b, p])]
         players.append(Player(pid=int(st.pid[b, p]), species=species, bag=int(st.bag[b, p]),
-                              hand=hand_of(st, b, p)))
+                              hand=hand_of(st, b, p), played=st.traits_played[b, p].tolist()))
     deck = [int(c) for c in st.deck[b, st.deck_top[b]:st.deck_len[b]]]
     discard = [int(c) for c in np.flatnonzero(st.loc[b] == DISCARD)]
     fr = int(st.final_round[b])
