@@ -81,6 +81,85 @@ class Game:
         if self.log is not None:
             self.log.append(text)
 
+    def say_at(self, mark: int, text: str) -> None:
+        """Put a log line at position `mark` (from `len(log)` taken earlier): an action's
+        line goes before the lines its consequences (extinctions) wrote meanwhile."""
+        if self.log is not None:
+            self.log.insert(mark, text)
+
+
+# ---------------------------------------------------------------- log formatting
+# Only used under `if g.log is not None`: none of this runs when no log is requested.
+
+END_TEXT = {
+    A.END_DECK_EMPTY: "the deck ran out while dealing, so that round was the last",
+    A.END_RESHUFFLE: "extinction draws emptied the deck: the discards were reshuffled "
+                     "for one last round",
+    A.END_MAX_ROUNDS: "the round limit (max_rounds) was reached",
+    A.END_DECK_SHORT: "the deck could not deal a whole round",
+}
+
+
+def trait_name(trait: int) -> str:
+    """"fat-tissue" -> "Fat Tissue"."""
+    return TRAITS[trait].replace("-", " ").title()
+
+
+def card_name(g: Game, card: int) -> str:
+    """A card as printed: its trait and food value, e.g. "Carnivore (3)"."""
+    return f"{trait_name(g.kind(card))} ({int(g.cards.food[card])})"
+
+
+def card_list(g: Game, cards) -> str:
+    return ", ".join(card_name(g, c) for c in cards) or "no cards"
+
+
+def _rnd(g: Game) -> str:
+    return f"Round {g.round + 1}"
+
+
+def _trait_names(g: Game, sp: Species) -> str:
+    return ", ".join(trait_name(g.kind(c)) for c in sp.traits)
+
+
+def species_text(g: Game, sp: Species) -> str:
+    """"body 2, population 1, food 0: Horns, Climbing"."""
+    text = f"body {sp.body}, population {sp.pop}, food {sp.food}"
+    if sp.fat:
+        text += f", fat {sp.fat}"
+    names = _trait_names(g, sp)
+    return f"{text}: {names}" if names else text
+
+
+def board_text(g: Game, p: Player) -> str:
+    if not p.species:
+        return f"P{p.pid}: no species"
+    return f"P{p.pid}: " + " | ".join(f"species {i} ({species_text(g, sp)})"
+                                      for i, sp in enumerate(p.species))
+
+
+def _food_snapshot(g: Game) -> list:
+    """(player, species, food + fat) for every species on the table."""
+    return [(p, sp, sp.food + sp.fat) for p in g.players for sp in p.species]
+
+
+def _gains(before: list, skip=None) -> list:
+    """"P1's species 1 +1"-style texts for species that gained food since `before`."""
+    out = []
+    for p, sp, had in before:
+        if sp is skip or not any(s is sp for s in p.species):
+            continue
+        if sp.food + sp.fat > had:
+            out.append(f"P{p.pid}'s species {index_of(p, sp)} +{sp.food + sp.fat - had}")
+    return out
+
+
+def _gain_of(before: list, sp: Species) -> int:
+    for _, s, had in before:
+        if s is sp:
+            return sp.food + sp.fat - had
+    return 0
+
 
 # ---------------------------------------------------------------- attack legality
 
@@ -217,7 +296,9 @@ def reshuffle(g: Game) -> None:
     g.shuffles += 1
     g.discard = []
     set_final_round(g, g.round + 1, A.END_RESHUFFLE)
-    g.say("discards reshuffled; next round is the last")
+    if g.log is not None:
+        g.say(f"{_rnd(g)} · Deck empty: the discards ({len(g.deck)} cards) are reshuffled "
+              f"into a new deck; the next round is the last")
 
 
 def go_extinct(g: Game, player: Player, sp: Species) -> None:
@@ -225,11 +306,18 @@ def go_extinct(g: Game, player: Player, sp: Species) -> None:
     r = g.rules
     idx = next(k for k, s in enumerate(player.species) if s is sp)
     del player.species[idx]
+    traits = _trait_names(g, sp) if g.log is not None else ""
     g.discard.extend(sp.traits)
     g.bank_out -= sp.food + sp.fat
     n = r.extinction_cards_flat + r.extinction_cards_per_trait * len(sp.traits)
-    player.hand[:0] = draw(g, n)      # drawn cards go in front (the cs4500 cases' order)
-    g.say(f"P{player.pid} species {idx} goes extinct, draws {n}")
+    drawn = draw(g, n)
+    player.hand[:0] = drawn           # drawn cards go in front (the cs4500 cases' order)
+    if g.log is not None:
+        lost = f" ({traits} to the discards)" if traits else ""
+        got = f"draws {card_list(g, drawn)}" if drawn else "draws nothing"
+        short = f" (deck short: {len(drawn)} of {n})" if len(drawn) < n else ""
+        g.say(f"{_rnd(g)} · Extinction: P{player.pid}'s species {idx} dies out{lost}; "
+              f"P{player.pid} {got}{short}")
 
 
 def lose_population(g: Game, player: Player, sp: Species) -> bool:
@@ -385,11 +473,83 @@ def feeding_turn(g: Game, seat: int, bot, turn: int) -> int:
         choice = acts[0]
     else:
         choice = bot.choose_feeding(g, seat, opts, turn)
-    g.say(f"P{g.players[seat].pid} feeds {choice}; wh={g.wh}")
     if choice[0] == "forgo":
+        if g.log is not None:
+            g.say(f"{_rnd(g)} · Feeding: P{g.players[seat].pid} forgoes feeding "
+                  f"(out of this feeding)")
         return OUT
+    if g.log is None:
+        apply_option(g, seat, choice)
+        return FED
+    mark, before, text = len(g.log), _food_snapshot(g), _option_text_before(g, seat, choice)
     apply_option(g, seat, choice)
+    g.say_at(mark, f"{_rnd(g)} · Feeding: " + _option_text_after(g, seat, choice, before, text))
     return FED
+
+
+def _option_text_before(g: Game, seat: int, opt: tuple) -> dict:
+    """What a feeding option's line needs from the position before it is carried out."""
+    p = g.players[seat]
+    out = {"hand_min": min(p.hand) if p.hand else None, "wh": g.wh}
+    if opt[0] == "attack":
+        _, a, q, d, negate = opt
+        att, dfd = p.species[a], g.players[q].species[d]
+        out.update(att=att, dfd=dfd, dfd_pop=dfd.pop, att_pop=att.pop,
+                   horns=g.has(dfd, HORNS), size=attack_size(g, att))
+    else:
+        out["sp"] = p.species[opt[1]]
+    return out
+
+
+def _option_text_after(g: Game, seat: int, opt: tuple, before: list, b: dict) -> str:
+    """The readable line of a feeding option, from the positions before and after it."""
+    p = g.players[seat]
+    me = f"P{p.pid}"
+    kind = opt[0]
+    if kind == "attack":
+        _, a, q, d, negate = opt
+        att, dfd, owner = b["att"], b["dfd"], g.players[q]
+        size = f", attack {b['size']}" if b["size"] != att.body else ""
+        dtraits = _trait_names(g, dfd)
+        text = (f"{me}'s species {a} (carnivore, body {att.body}{size}) attacks "
+                f"P{owner.pid}'s species {d} (body {dfd.body}"
+                f"{', ' + dtraits if dtraits else ''})")
+        if negate >= 0:
+            text = (f"{me} discards {card_name(g, b['hand_min'])} (Intelligence: ignores "
+                    f"{trait_name(negate)}); " + text)
+        alive = any(s is dfd for s in owner.species)
+        text += (f": P{owner.pid} loses 1 population"
+                 + (f" (now {dfd.pop})" if alive else " (the species dies out)"))
+        if b["horns"]:
+            att_alive = any(s is att for s in p.species)
+            text += (f"; Horns: {me}'s species {a} loses 1 population"
+                     + (f" (now {att.pop})" if att_alive else " and dies out"))
+        meat = _gain_of(before, att) if any(s is att for s in p.species) else 0
+        text += f", {me} takes {meat} meat" if meat else f", {me} takes no meat"
+        if any(s is att for s in p.species):
+            text += f" (food {att.food}/{att.pop})"
+        others = _gains(before, skip=att)
+        if others:
+            text += "; also fed (cooperation/scavengers): " + ", ".join(others)
+        return text
+    sp = b["sp"]
+    i = index_of(p, sp)
+    got = _gain_of(before, sp)
+    if kind == "veg":
+        text = (f"{me}'s species {i} takes {got} plant food (Watering Hole {g.wh})"
+                f" -> food {sp.food}/{sp.pop}")
+    elif kind == "store":
+        text = (f"{me}'s species {i} stores {got} food as fat (Fat Tissue; Watering Hole "
+                f"{g.wh}) -> fat {sp.fat}/{sp.body}")
+    else:   # intel
+        text = (f"{me} discards {card_name(g, b['hand_min'])} (Intelligence) and species {i} "
+                f"takes {got} food from the bank -> food {sp.food}/{sp.pop}")
+    if sp.fat and kind != "store":
+        text += f", fat {sp.fat}"
+    others = _gains(before, skip=sp)
+    if others:
+        text += "; also fed (foraging/cooperation): " + ", ".join(others)
+    return text
 
 
 def feeding(g: Game, bots) -> None:
@@ -400,6 +560,9 @@ def feeding(g: Game, bots) -> None:
     n = len(g.players)
     seats = [(g.first + k) % n for k in range(n)]
     order = deque(s for s in seats if can_ever_eat(g, g.players[s]))
+    if g.log is not None:
+        names = ", ".join(f"P{g.players[s].pid}" for s in order) or "nobody"
+        g.say(f"{_rnd(g)} · Feeding starts: Watering Hole {g.wh}; turn order {names}")
     turn = 0
     passes = 0                       # turns in a row on which a player still in passed
     while order and passes < len(order) and (
@@ -415,6 +578,8 @@ def feeding(g: Game, bots) -> None:
         else:
             order.rotate(-1)
         turn += 1
+    if g.log is not None:
+        g.say(f"{_rnd(g)} · Feeding ends: Watering Hole {g.wh} left")
 
 
 # ---------------------------------------------------------------- reveal
@@ -430,13 +595,26 @@ def reveal_effects(g: Game) -> None:
             for i, sp in enumerate(p.species):
                 if name == "fertile" and g.has(sp, FERTILE):
                     if not r.fertile_needs_plant_food or g.wh > 0:
+                        had = sp.pop
                         sp.pop = min(sp.pop + 1, r.max_population)
+                        if g.log is not None and sp.pop > had:
+                            g.say(f"{_rnd(g)} · Reveal: P{p.pid}'s species {i} (Fertile) grows "
+                                  f"to population {sp.pop}")
                 elif name == "long-neck" and g.has(sp, LONG_NECK):
+                    before = _food_snapshot(g) if g.log is not None else None
                     feed(g, p, i, r.long_neck_source, False, 1)
+                    if before is not None and _gain_of(before, sp) > 0:
+                        others = _gains(before, skip=sp)
+                        g.say(f"{_rnd(g)} · Reveal: P{p.pid}'s species {i} (Long Neck) takes "
+                              f"{_gain_of(before, sp)} food (Watering Hole {g.wh})"
+                              + ("; also fed: " + ", ".join(others) if others else ""))
                 elif name == "fat-tissue" and g.has(sp, FAT_TISSUE):
                     moved = min(sp.fat, sp.pop - sp.food)
                     sp.fat -= moved
                     sp.food += moved
+                    if g.log is not None and moved > 0:
+                        g.say(f"{_rnd(g)} · Reveal: P{p.pid}'s species {i} (Fat Tissue) moves "
+                              f"{moved} stored fat to food (food {sp.food}/{sp.pop})")
 
 
 def add_food_cards(g: Game, foods: list) -> None:
@@ -523,6 +701,14 @@ def end_feeding(g: Game) -> None:
     n = len(g.players)
     for k in range(n):
         p = g.players[(g.first + k) % n]
+        if g.log is not None:
+            pops = ", ".join(f"species {i} stays at {sp.pop}" if sp.food == sp.pop else
+                             f"species {i} {sp.pop} -> {sp.food}"
+                             + (" (dies out)" if sp.food == 0 else "")
+                             for i, sp in enumerate(p.species)) or "no species"
+            eaten = sum(sp.food for sp in p.species)
+            g.say(f"{_rnd(g)} · End of feeding: P{p.pid}: populations reduced to food eaten "
+                  f"({pops}); {eaten} food into the bag (bag {p.bag + eaten})")
         dead = []
         for sp in p.species:
             sp.pop = sp.food
@@ -547,19 +733,36 @@ def deal(g: Game) -> bool:
     r = g.rules
     n = len(g.players)
     seats = [(g.first + k) % n for k in range(n)]
+    if g.log is not None:
+        g.say(f"{_rnd(g)} · Start: first player P{g.players[g.first].pid}; deck {len(g.deck)} "
+              f"cards; Watering Hole {g.wh}")
     if r.deal_end_rule == "stop_unless_deck_exceeds_need":
         if len(g.deck) <= sum(deal_need(g, g.players[s]) for s in seats):
             g.end_reason = A.END_DECK_SHORT
+            if g.log is not None:
+                g.say(f"{_rnd(g)} · Deal: the deck ({len(g.deck)} cards) cannot deal a whole "
+                      f"round ({sum(deal_need(g, g.players[s]) for s in seats)} needed): "
+                      f"the game ends")
             return False
     for s in seats:
         p = g.players[s]
+        free = False
         if not p.species and r.free_species_when_none:
             p.species.append(new_species(g))
+            free = True
         need = deal_need(g, p)
+        if g.log is not None:
+            dealt = g.deck[:need]
+            g.say(f"{_rnd(g)} · Deal: P{p.pid} gets "
+                  + ("a free species and " if free else "")
+                  + (card_list(g, sorted(dealt)) if dealt else "no cards")
+                  + (f" (deck short: {len(dealt)} of {need})" if len(dealt) < need else ""))
         p.hand.extend(g.deck[:need])
         del g.deck[:need]
     if not g.deck:                   # the deck ran out while dealing: the last round
         set_final_round(g, g.round, A.END_DECK_EMPTY)
+        if g.log is not None:
+            g.say(f"{_rnd(g)} · Deal: the deck is empty: this is the last round")
     for p in g.players:
         p.hand.sort()
     return True
@@ -571,21 +774,39 @@ def play_round(g: Game, bots) -> bool:
     if not deal(g):
         return False
     seats = [(g.first + k) % n for k in range(n)]
-    g.say(f"round {g.round}: first player P{g.players[g.first].pid}, deck {len(g.deck)}")
+    if g.log is not None:
+        g.say(f"{_rnd(g)} · Deal: {len(g.deck)} cards left in the deck")
     food_cards = []
+    givers = []
     for s in seats:
         p = g.players[s]
         card = bots[s].choose_food_card(g, s) if p.hand else None
         if card is not None:
             p.hand.remove(card)
             food_cards.append(card)
+            givers.append(p)
+    mark = len(g.log) if g.log is not None else 0
     for s in seats:
         for act in bots[s].play_cards(g, s):
-            play_action(g, g.players[s], act)
+            if g.log is None:
+                play_action(g, g.players[s], act)
+            else:
+                text = _play_text_before(g, g.players[s], act)
+                done = play_action(g, g.players[s], act)
+                g.say(f"{_rnd(g)} · Play: " + _play_text_after(g, g.players[s], act, done, text))
         g.players[s].hand.sort()
+        if g.log is not None:
+            g.say(f"{_rnd(g)} · Play: board " + board_text(g, g.players[s]))
+    wh_before = g.wh
     add_food_cards(g, [int(g.cards.food[c]) for c in food_cards])
     g.discard.extend(food_cards)
-    g.say(f"food cards {[int(g.cards.food[c]) for c in food_cards]} -> wh={g.wh}")
+    if g.log is not None:          # the food cards are chosen face down before the plays
+        gives = ", ".join(f"P{p.pid} gives {card_name(g, c)}"
+                          for p, c in zip(givers, food_cards)) or "nobody gives a card"
+        total = sum(int(g.cards.food[c]) for c in food_cards)
+        g.say_at(mark, f"{_rnd(g)} · Food cards: {gives} -> Watering Hole {g.wh} "
+                       f"({wh_before} {'+' if total >= 0 else '-'} {abs(total)}, revealed "
+                       f"after the plays)")
     reveal_effects(g)
     feeding(g, bots)
     end_feeding(g)
@@ -595,6 +816,49 @@ def play_round(g: Game, bots) -> bool:
         g.first = (g.first + 1) % n
     g.round += 1
     return True
+
+
+def _play_text_before(g: Game, p: Player, act: tuple) -> str:
+    """The part of a card play's line known before it is applied."""
+    kind = act[0]
+    if kind == "trait" and 0 <= act[2] < len(p.species) and 0 <= act[3] < len(p.species[act[2]].traits):
+        return trait_name(g.kind(p.species[act[2]].traits[act[3]]))
+    return ""
+
+
+def _play_text_after(g: Game, p: Player, act: tuple, done: bool, old: str) -> str:
+    """The readable line of one card play (`old`: the trait a replacement removes)."""
+    kind, card = act[0], act[1]
+    me = f"P{p.pid}"
+    if not done:
+        if card not in p.hand:
+            return f"{me} cannot play card {card}: not in hand (skipped)"
+        if kind == "new":
+            what = f"create a new species at the {'left' if act[2] == 1 else 'right'}"
+        elif kind == "trait":
+            what = (f"add {trait_name(g.kind(card))} to species {act[2]}" if act[3] < 0 else
+                    f"put {trait_name(g.kind(card))} on species {act[2]} (trait slot {act[3]})")
+        elif kind in ("pop", "body"):
+            what = f"grow species {act[2]}'s {'population' if kind == 'pop' else 'body'}"
+        else:
+            what = f"play it as {kind!s}"
+        return (f"{me} tries to {what} with {card_name(g, card)}: not allowed by the rules "
+                f"(the card stays in hand)")
+    if kind == "new":
+        where = "left" if act[2] == 1 else "right"
+        return (f"{me} creates a new species at the {where} (pays {card_name(g, card)}); "
+                f"{len(p.species)} species")
+    s = act[2]
+    if kind == "trait":
+        name = trait_name(g.kind(card))
+        if act[3] < 0:
+            return f"{me} adds {name} to species {s} (card {card_name(g, card)})"
+        return (f"{me} replaces {old} with {name} on species {s} (card {card_name(g, card)}; "
+                f"{old} to the discards)")
+    sp = p.species[s]
+    if kind == "pop":
+        return f"{me} grows species {s}'s population to {sp.pop} (pays {card_name(g, card)})"
+    return f"{me} grows species {s}'s body to {sp.body} (pays {card_name(g, card)})"
 
 
 def new_game(rules: Rules, cards: Cards, players: int, seed: int, game_index: int,
@@ -639,7 +903,14 @@ def play_one(rules: Rules, cards: Cards, players: int, bots, seed: int, game_ind
         if g.round >= rules.max_rounds:
             g.end_reason = A.END_MAX_ROUNDS
             break
-    g.say(f"end: reason {g.end_reason}, scores {score(g)}")
+    if g.log is not None:
+        sc, win = score(g), winners(g)
+        g.say(f"Game end after round {g.round}: {END_TEXT.get(g.end_reason, g.end_reason)}")
+        for p, s, w in zip(g.players, sc, win):
+            pop = sum(sp.pop for sp in p.species)
+            traits = sum(len(sp.traits) for sp in p.species)
+            g.say(f"Final score: P{p.pid} {s} = bag {p.bag} + population {pop} + traits "
+                  f"{traits}" + (" - winner" if w else ""))
     return {"score": score(g), "winner": winners(g), "rounds": g.round,
             "end_reason": g.end_reason, "traits_played": [list(p.played) for p in g.players],
             "game": g}
