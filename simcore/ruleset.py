@@ -144,14 +144,20 @@ def _table(doc: dict, key: str, file: str) -> dict:
     return value
 
 
-def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
-    """Read a game's built-in params.toml: ([game] metadata, {name: Param})."""
-    file = str(path)
+def _read_params_file(path: Path) -> dict:
+    """A params.toml as a dict holding only [game] and [params.*]."""
     doc = read_toml(path, "parameter file params.toml")
     unknown = set(doc) - {"game", "params"}
     if unknown:
         raise UserError(f"unknown top-level table(s) {sorted(unknown)}; expected [game] and [params.*]",
-                        file=file, key=sorted(unknown)[0])
+                        file=str(path), key=sorted(unknown)[0])
+    return doc
+
+
+def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
+    """Read a game's built-in params.toml: ([game] metadata, {name: Param})."""
+    file = str(path)
+    doc = _read_params_file(path)
     _table(doc, "game", file)
     specs: dict[str, Param] = {}
     for name, spec in _table(doc, "params", file).items():
@@ -200,11 +206,7 @@ def overlay_params(path: Path, specs: dict[str, Param], game: str) -> dict[str, 
     built-in values. An unknown name is an error.
     """
     file = str(path)
-    doc = read_toml(path, "parameter file params.toml")
-    unknown = set(doc) - {"game", "params"}
-    if unknown:
-        raise UserError(f"unknown top-level table(s) {sorted(unknown)}; expected [game] and [params.*]",
-                        file=file, key=sorted(unknown)[0])
+    doc = _read_params_file(path)
     name_in_file = _table(doc, "game", file).get("name", game)
     if name_in_file != game:
         raise UserError(f"is for ruleset {name_in_file!r}, not {game!r}", file=file, key="game.name")
