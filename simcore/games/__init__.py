@@ -1,9 +1,14 @@
-"""The games balancelab ships. Each is a package with the same module names:
+"""The games balancelab ships. Each is a package under simcore/games/<game>/ with:
 
-    schema.py     GAME_DATA (data folder, table schemas, checks)
-    rules.py      play_batch(...), run_state(...)      - the vectorised batch engine
-    reference.py  play_one(...),   run_state(...)      - the one-game reference engine
-    adapter.py    GAME: what the runner needs (bots, faction/score labels, entities, outcome mapping)
+    adapter.py    GAME: the one interface the runner and CLI use (data, bots, faction/score
+                  labels, entities, play_batch, play_one, run_state) - the same in every game
+    data/         params.toml, CSV card tables, variants/*.toml
+    rules.py      the vectorised batch engine       state.py   its batch state
+    reference.py  the one-game reference engine
+
+Evolversi keeps its table schemas in schema.py and play_batch in rules.py; Evolution keeps
+them in ruleset.py and game.py (its rules.py holds the phase functions). New games follow
+Evolversi's layout; aligning Evolution's file names is a pending clean-up.
 """
 from __future__ import annotations
 
