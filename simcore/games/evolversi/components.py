@@ -25,6 +25,7 @@ class Components:
     event_row: tuple[int, ...]             # event uid -> row index in events.csv
     pressure_kind: tuple[str, ...]         # pressure uid -> kind
     pressure_row: tuple[int, ...]          # pressure uid -> row index in pressure.csv
+    pressure_fury: tuple[int, ...]         # pressure uid -> Fury it gives (totem_or_fury)
     eligible_animals: tuple[int, ...]      # animal indices allowed with this many players
 
 
@@ -50,6 +51,8 @@ def components(rs: Ruleset, players: int) -> Components:
                  for _ in range(e["copies"])]
     pressure_row = [i for i, t in enumerate(rs.tables["pressure"]) for _ in range(t["count"])]
     pressure_kind = [rs.tables["pressure"][i]["kind"] for i in pressure_row]
+    pressure_fury = [rs.tables["pressure"][i]["fury"] for i in pressure_row]
     eligible = [i for i, a in enumerate(animals) if a["min_players"] <= players]
     return Components(players, tuple(card_row), tuple(tuple(s) for s in starting), tuple(evolution),
-                      tuple(event_row), tuple(pressure_kind), tuple(pressure_row), tuple(eligible))
+                      tuple(event_row), tuple(pressure_kind), tuple(pressure_row),
+                      tuple(pressure_fury), tuple(eligible))

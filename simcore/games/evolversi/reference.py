@@ -39,7 +39,6 @@ UNTIL = ("turn", "phase", "round", "end")
 PHASE_TITLES = {"setup": "Setup", "play": "Playing the cards", "order": "Turn order",
                 "actions": "Actions", "market": "A new market"}
 # The Totem-or-Fury Pressure token prints "gain 1 Fury" (rulebook, Evolutionary Pressure).
-TOTEM_OR_FURY_GAIN = 1
 
 
 class GameOver(Exception):
@@ -714,7 +713,7 @@ class Game:
                 self.totem = a
                 self.say("takes the Totem", a)
             else:
-                self.gain_fury(a, TOTEM_OR_FURY_GAIN)
+                self.gain_fury(a, self.comps.pressure_fury[token["token"]])
         else:
             self.swap_above(a)
 

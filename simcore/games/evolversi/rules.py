@@ -715,7 +715,8 @@ class _Run:
         gs = g * st.p_token.shape[1] + slot
         st.p_revealed.reshape(-1)[gs] = True
         st.reveals[g] += 1
-        kind = tb.pressure_kind[st.p_token.reshape(-1).take(gs)]
+        token = st.p_token.reshape(-1).take(gs)
+        kind = tb.pressure_kind[token]
         meteor = kind == PKIND["meteor"]
         if meteor.any():
             self.draw_event(g[meteor], a[meteor])
@@ -727,7 +728,7 @@ class _Run:
                                greedy=lambda: bots_mod.greedy_totem_or_fury(holds)) == 1
             st.totem[gt[~fury]] = at[~fury]
             if fury.any():
-                self.gain_fury(gt[fury], at[fury], np.ones(int(fury.sum()), np.int16))
+                self.gain_fury(gt[fury], at[fury], tb.pressure_fury[token[tof][fury]])
         swap = kind == PKIND["swap_above"]
         if swap.any():
             self.swap_above(g[swap], a[swap])

@@ -76,6 +76,7 @@ PRESSURE = TableSchema("pressure.csv", (
     Column("name", str),
     Column("kind", str, choices=PRESSURE_KINDS),
     Column("count", int, min=0, max=99),
+    Column("fury", int, min=0, max=9, doc="Fury gained when a totem_or_fury token is answered with Fury"),
     source_column(),
     Column("text", str, required=False, default=""),
 ), doc="Evolutionary Pressure tokens", unique_key=True)

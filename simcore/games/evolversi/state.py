@@ -127,6 +127,7 @@ class Tables:
     power_amount: np.ndarray   # (n_animals,) int16
     power_target: np.ndarray   # (n_animals,) int8
     pressure_kind: np.ndarray  # (n_pressure,) int8 PKIND code
+    pressure_fury: np.ndarray  # (n_pressure,) int16 Fury a totem_or_fury token gives
     has_reactions: bool        # any in-play card with a reaction trigger
     place_options: tuple       # hand size h -> (n_opt, h) bool: position above?
     perms: tuple               # k -> (k!, k) int8 itertools.permutations(range(k))
@@ -206,6 +207,7 @@ def _build_tables(rs: Ruleset, players: int) -> Tables:
         power_amount=np.array([a["amount"] for a in animals], dtype=np.int16),
         power_target=np.array([TARGET[a["target"]] for a in animals], dtype=np.int8),
         pressure_kind=np.array([PKIND[k] for k in comps.pressure_kind], dtype=np.int8),
+        pressure_fury=np.array(comps.pressure_fury, dtype=np.int16),
         has_reactions=bool(np.any(cards["trigger"][:-1] != TRIGGER["own_turn"])),
         place_options=_place_options(rs, h_max),
         perms=tuple(np.array(list(itertools.permutations(range(k))), dtype=np.int8).reshape(math.factorial(k), k)
