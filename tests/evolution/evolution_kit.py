@@ -21,6 +21,7 @@ import numpy as np
 from simcore.games.evolution import game as batch_game
 from simcore.games.evolution import reference as ref
 from simcore.games.evolution import rules as R
+from simcore.games.evolution.batch_conformance import _choice_tuple   # one decoding of batch choices
 from simcore.games.evolution.ruleset import rules_for
 from simcore.games.evolution.state import (BOARD, DECK, DISCARD, FOOD_CARD, OUT, from_games,
                                            to_game)
@@ -121,15 +122,6 @@ def _batch_option_tuples(E, st, opts) -> list:
     assert opts.flat().shape[0] == 1
     return [_choice_tuple(R.decode(opts, np.array([idx]), *_shape(opts)))
             for idx in np.flatnonzero(opts.flat()[0])]
-
-
-def _choice_tuple(ch) -> tuple:
-    kind = int(ch.kind[0])
-    if kind == R.FORGO:
-        return ("forgo",)
-    if kind == R.ATTACK:
-        return ("attack", int(ch.s[0]), int(ch.q[0]), int(ch.d[0]), int(ch.negate[0]))
-    return ({R.VEG: "veg", R.STORE: "store", R.INTEL: "intel"}[kind], int(ch.s[0]))
 
 
 def options(engine: str, g: ref.Game, seat: int) -> list:

@@ -41,13 +41,15 @@ def game_states(draw):
             "deck": [card_name(rs, comps, u) for u in own[:split]],
             "discard": [card_name(rs, comps, u) for u in own[split:]],
         })
+    # A pawn already on or past the 4th Card space has flipped the token (a reachable state).
+    past_fourth = any(seat["position"] >= rs["fourth_card_space"] for seat in seats)
     events = list(draw(st.permutations(list(range(len(comps.event_row))))))
     e_split = draw(st.integers(0, len(events)))
     spaces = draw(st.lists(st.sampled_from(list(rs["pressure_spaces"])), unique=True, max_size=6))
     kinds = list(comps.pressure_kind)
     state = {
         "round": draw(st.integers(1, 4)), "phase": "play", "totem": draw(st.integers(0, players - 1)),
-        "fourth_card": draw(st.booleans()), "supply": max(0, rs["token_supply"] - sum(tokens)),
+        "fourth_card": draw(st.booleans()) or past_fourth, "supply": max(0, rs["token_supply"] - sum(tokens)),
         "market": market,
         "evolution_deck": [card_name(rs, comps, u) for u in pieces[2 * players]],
         "evolution_discard": [card_name(rs, comps, u) for u in pieces[2 * players + 1] + market_pool[m:]],
