@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from strategies.evolution import compiled
+
 from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION,
                                             FAT_TISSUE, FERTILE, FORAGING, HARD_SHELL, HERDING,
                                             HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
@@ -186,9 +188,11 @@ def feeding_choice(g, seat, opts) -> tuple:
 
 
 class Greedy:
-    """Both forms: the reference methods and the batch methods make the same choices."""
+    """Reference form; the batch engine plays the compiled form (compiled.greedy_*), which
+    makes the same choices (tests/evolution/test_compiled_bots.py)."""
 
     name = "greedy"
+    code = compiled.GREEDY          # the compiled form (batch engine)
 
     def choose_food_card(self, g, seat):
         return food_card(g, seat)
@@ -198,197 +202,3 @@ class Greedy:
 
     def choose_feeding(self, g, seat, opts, turn):
         return feeding_choice(g, seat, opts)
-
-    def batch_food_card(self, E, st, g, c):
-        return batch_food_card(E, st, g, c)
-
-    def batch_play(self, E, st, g, c):
-        return batch_plan(E, st, g, c)
-
-    def batch_feed(self, E, st, g, c, opts, turn):
-        return batch_feed(E, st, g, c, opts)
-
-
-# ---------------------------------------------------------------- batch form
-
-_BIG = np.int64(1) << 40
-
-
-def _batch_context(st, g, c):
-    """(carn_out, want_carn, has_carn) bool arrays for seats c of games g."""
-    from simcore.games.evolution import rules as R
-    P = st.P
-    rows = np.arange(len(g))
-    n_sp = R.game_rows(st, "n_species", g).astype(np.int64)            # (n, P)
-    carn = R.bit(R.game_rows(st, "tmask", g), CARNIVORE)                # (n, P, S); empty: 0
-    carn_seat = R.any_last(carn)                                        # (n, P)
-    herb = n_sp - R.count_last(carn)                                    # (n, P)
-    has_carn = carn_seat[rows, c]
-    carn_out = R.count_last(carn_seat) > has_carn
-    prey = -herb[rows, c]                                               # the others' prey
-    for q in range(P):
-        prey = prey + herb[:, q]
-    return carn_out, (prey >= P) & ~has_carn, has_carn
-
-
-def _hand(E, st, g, c):
-    """The seats' hands as (n, H) card ids in increasing order (-1 padding), their
-    scores in the current context, and the context flags."""
-    from simcore.games.evolution.rules import hand_view
-    hand = hand_view(st, g, c).astype(np.int64)                        # sorted, padded with N
-    valid = hand < E.cards.n
-    hand = np.where(valid, hand, -1)
-    kind = np.where(valid, E.cards.kind.astype(np.int64)[hand], -1)
-    food = E.cards.food.astype(np.int64)[hand]
-    carn_out, want, _ = _batch_context(st, g, c)
-    score = np.where(valid, SCORES[carn_out.astype(np.int64)[:, None],
-                                   want.astype(np.int64)[:, None], np.maximum(kind, 0)], 0)
-    return hand, valid, kind, food, score, carn_out, want
-
-
-def _keep_keys(E) -> np.ndarray:
-    """(4, N + 1) int64: `_keep_key` of every card id in each context (2 * carn_out + want);
-    column N (the hand padding) is _BIG."""
-    N = E.cards.n
-    kind = E.cards.kind.astype(np.int64)
-    food = E.cards.food.astype(np.int64)
-    score = SCORES[:, :, kind].reshape(4, N)
-    keys = np.full((4, N + 1), _BIG, np.int64)
-    keys[:, :N] = (score << 20) + ((32 - food) << 10) + np.arange(N)
-    return keys
-
-
-def batch_food_card(E, st, g, c):
-    from simcore.games.evolution.rules import hand_view
-    hand = hand_view(st, g, c).astype(np.int64)                        # padded with N
-    carn_out, want, _ = _batch_context(st, g, c)
-    ctx = carn_out.astype(np.int64) * 2 + want
-    key = _keep_keys(E)[ctx[:, None], hand]
-    j = np.argmin(key, axis=1)
-    return np.where(st.hand_n[g, c] > 0, hand[np.arange(len(g)), j], -1)
-
-
-def batch_plan(E, st, g, c):
-    """Card actions as (kind, card, species, slot) arrays (batch form of `plan`)."""
-    from simcore.games.evolution import rules as R
-    r = E.rules
-    n, S = len(g), st.S
-    rows = np.arange(n)
-    hand, valid, kind, food, score, carn_out, want = _hand(E, st, g, c)
-    H = hand.shape[1]
-    count = np.count_nonzero(valid, axis=1)
-    pay_key = (score << 20) + ((32 + food) << 10) + hand
-    n_sp = R.seat_get(st, "n_species", g, c).astype(np.int64)
-    room = n_sp < r.species_slots
-    zero = np.zeros(n, np.int64)
-    used = np.zeros((n, H), bool)
-
-    def cheapest():
-        left = valid & ~used
-        j = np.argmin(np.where(left, pay_key, _BIG), axis=1)
-        return j, np.where(left.any(1), hand[rows, j], -1)
-
-    def use(mask, j):
-        used[rows[mask], j[mask]] = True
-
-    # 1. becoming a carnivore
-    carn_cards = valid & (kind == CARNIVORE)
-    j_cc = np.argmax(carn_cards, axis=1)
-    cc = hand[rows, j_cc]
-    do_carn = want & carn_cards.any(1) & room & (count >= 2)
-    use(do_carn, j_cc)
-    # 2. otherwise a new species for a small player
-    do_new = ~do_carn & (n_sp <= 1) & (count >= 3) & room
-    j_pay, pay = cheapest()
-    new_kind = np.where(do_carn | do_new, R.NEW, R.NONE)
-    use(do_carn | do_new, j_pay)
-    # the trait
-    sp_slots = np.arange(S)[None, :]
-    tm = R.seat_rows(st, "tmask", g, c)
-    herb = (sp_slots < n_sp[:, None]) & ~R.bit(tm, CARNIVORE)
-    free = herb & (R.seat_rows(st, "n_traits", g, c) < r.max_traits)
-    has_target = free.any(1)
-    target = np.where(has_target, np.argmax(free, axis=1), n_sp)
-    has_target |= do_new
-    on_board = np.where(target < n_sp, tm[rows, np.minimum(target, S - 1)], 0)
-    kind_on = ((on_board[:, None] >> np.maximum(kind, 0)) & 1).astype(bool)     # (n, H)
-    ok = valid & ~used & ~kind_on & (kind != CARNIVORE) & (score > 0)
-    j_best = np.argmax(np.where(ok, score * (H + 1) + (H - np.arange(H)), -1), axis=1)
-    do_trait = ~do_carn & has_target & ok.any(1)
-    use(do_trait, j_best)
-    trait_card = np.where(do_carn, cc, hand[rows, j_best])
-    trait_slot = np.where(do_carn, n_sp, target)
-    trait_kind = np.where(do_carn | do_trait, R.TRAIT, R.NONE)
-    # growth, keeping a card in hand
-    n_used = np.count_nonzero(used, axis=1)
-    _, grow = cheapest()
-    body = R.seat_rows(st, "body", g, c).astype(np.int64)
-    pop = R.seat_rows(st, "pop", g, c).astype(np.int64)
-    by_body = herb & (body < r.max_body)
-    by_pop = herb & (pop < r.max_population)
-    idx = S - 1 - sp_slots
-    s_body = np.argmax(np.where(by_body, (64 - body) * S + idx, -1), axis=1)
-    s_pop = np.argmax(np.where(by_pop, (64 - pop) * S + idx, -1), axis=1)
-    can_grow = ~do_carn & (count - n_used >= 2) & np.where(carn_out, by_body.any(1), by_pop.any(1))
-    grow_kind = np.where(do_carn & (grow >= 0), R.BODY,
-                         np.where(can_grow, np.where(carn_out, R.BODY, R.POP), R.NONE))
-    grow_s = np.where(do_carn, n_sp, np.where(carn_out, s_body, s_pop))
-    return [(new_kind, pay, zero, zero),
-            (trait_kind, trait_card, trait_slot, zero - 1),
-            (grow_kind, grow, grow_s, zero)]
-
-
-def batch_feed(E, st, g, c, opts):
-    """The greedy choice for each game (batch form of `feeding_choice`)."""
-    from simcore.games.evolution import rules as R
-    n, P, S = len(g), st.P, st.S
-    ch = R.Choice.forgo(n)
-    idx = (S - 1 - np.arange(S))[None, :]
-    hunger = R.seat_rows(st, "pop", g, c).astype(np.int64) - R.seat_rows(st, "food", g, c)
-    hkey = hunger * S + idx                                             # larger: hungrier, left
-    veg_key = np.where(opts.veg, hkey, -_BIG)
-    best_veg = R.max_last(veg_key)
-    ch.s[:] = np.argmax(veg_key, axis=1)
-    has_veg = R.any_last(opts.veg)
-    ch.kind[has_veg] = R.VEG
-    decided = has_veg.copy()
-
-    m = len(opts.arows)
-    if m:
-        ar = opts.arows
-        others = np.arange(P)[None, :] != c[ar][:, None]
-        att = opts.att & others[:, None, :, None]
-        attackers = R.any_last(att.reshape(att.shape[:2] + (-1,)))     # (m, S)
-        a_key = np.where(attackers, hkey[ar], -_BIG)
-        a = np.argmax(a_key, axis=1)
-        # plant food wins ties of hunger: compare hunger only (key minus the index part)
-        veg_h = np.where(has_veg[ar], best_veg[ar] // S, -_BIG)
-        go = np.flatnonzero(R.any_last(attackers) & (R.max_last(a_key) // S > veg_h))
-        if len(go):
-            rows = ar[go]
-            gg, cc = g[rows], c[rows]
-            targets = att[go, a[go]]                                    # (k, P, S)
-            no_horns = ~R.bit(st.tmask[gg], HORNS)
-            rel = (np.arange(P)[None, :] - cc[:, None] - 1) % P
-            order = rel[:, :, None] * S + np.arange(S)[None, None, :]
-            key = ((no_horns.astype(np.int64) * 64 + st.body[gg]) * (P * S)
-                   + (P * S - 1 - order))
-            t = np.argmax(np.where(targets, key, -1).reshape(len(go), -1), axis=1)
-            ch.kind[rows], ch.s[rows] = R.ATTACK, a[go]
-            ch.q[rows], ch.d[rows] = t // S, t % S
-            decided[rows] = True
-    rest = np.flatnonzero(~decided)
-    if len(rest):
-        gr, cr = g[rest], c[rest]
-        store = opts.store[rest]
-        room = R.seat_rows(st, "body", gr, cr).astype(np.int64) - R.seat_rows(st, "fat", gr, cr)
-        s_store = np.argmax(np.where(store, room * S + idx, -_BIG), axis=1)
-        intel = opts.intel[rest]
-        s_intel = np.argmax(np.where(intel, hkey[rest], -_BIG), axis=1)
-        has_store, has_intel = R.any_last(store), R.any_last(intel)
-        ch.kind[rest] = np.where(has_store, R.STORE, np.where(has_intel, R.INTEL, R.FORGO))
-        ch.s[rest] = np.where(has_store, s_store, s_intel)
-        left = rest[~has_store & ~has_intel & ~opts.forgo[rest]]
-        if len(left):
-            ch.put(left, opts.subset(left).pick(np.zeros(len(left), np.int64)))
-    return ch

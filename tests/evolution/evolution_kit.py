@@ -21,7 +21,6 @@ import numpy as np
 from simcore.games.evolution import game as batch_game
 from simcore.games.evolution import reference as ref
 from simcore.games.evolution import rules as R
-from simcore.games.evolution.batch_conformance import _choice_tuple   # one decoding of batch choices
 from simcore.games.evolution.ruleset import rules_for
 from simcore.games.evolution.state import (BOARD, DECK, DISCARD, FOOD_CARD, OUT, from_games,
                                            to_game)
@@ -112,27 +111,12 @@ def position(g: ref.Game):
 
 # ---------------------------------------------------------------- options
 
-def _shape(opts):
-    """(P, S) of an Options batch (the engine may work on fewer species slots than the state)."""
-    return opts.attack.shape[2], opts.attack.shape[1]
-
-
-def _batch_option_tuples(E, st, opts) -> list:
-    """Option tuples of a batch of one game (opts of one row)."""
-    assert opts.flat().shape[0] == 1
-    return [_choice_tuple(R.decode(opts, np.array([idx]), *_shape(opts)))
-            for idx in np.flatnonzero(opts.flat()[0])]
-
-
 def options(engine: str, g: ref.Game, seat: int) -> list:
     """The legal feeding options of `seat`, as reference-engine tuples, in canonical order."""
     g = copy.deepcopy(g)
     if engine == "reference":
         return list(ref.feeding_options(g, seat))
-    E = R.Engine(g.rules, g.cards)
-    st = from_games([g])
-    opts = R.feeding_options(E, st, _ONE, np.full(1, seat, np.int64))
-    return _batch_option_tuples(E, st, opts)
+    return R.feeding_options(R.Engine(g.rules, g.cards), from_games([g]), 0, seat)
 
 
 def attacks(engine: str, g: ref.Game, seat: int = 0, intelligence: bool = False) -> set:
@@ -154,7 +138,12 @@ def attacks(engine: str, g: ref.Game, seat: int = 0, intelligence: bool = False)
 
 class ScriptBot:
     """Feeding choices from a script of option tuples (each must be legal when used); when
-    the script runs out: forgo if allowed, else the first legal option. Both engine forms."""
+    the script runs out: forgo if allowed, else the first legal option. The batch engine
+    plays the same script (rules.py: a bot with a `script`) and takes the used options off
+    it; an illegal scripted option fails there too."""
+
+    feed_code = R.K.SCRIPT_FEED
+    card_code = R.K.PASS_CARDS
 
     def __init__(self, script=()):
         self.script = list(script)
@@ -169,27 +158,16 @@ class ScriptBot:
     def choose_feeding(self, g, seat, opts, turn):
         return self._pick(list(opts))
 
-    def batch_feed(self, E, st, g, c, opts, turn):
-        assert len(g) == 1
-        legal = _batch_option_tuples(E, st, opts)
-        want = self._pick(legal)
-        flat = opts.flat()[0]
-        idx = np.flatnonzero(flat)[legal.index(want)]
-        return R.decode(opts, np.array([idx]), *_shape(opts))
-
 
 class Eager:
     """Never forgoes while it has anything else to do (first non-forgo option)."""
 
+    feed_code = R.K.EAGER_FEED
+    card_code = R.K.PASS_CARDS
+
     def choose_feeding(self, g, seat, opts, turn):
         acts = [o for o in opts if o[0] != "forgo"]
         return acts[0] if acts else opts[0]
-
-    def batch_feed(self, E, st, g, c, opts, turn):
-        flat = opts.flat().copy()
-        has_act = flat[:, 1:].any(1)
-        flat[has_act, 0] = False
-        return R.decode(opts, np.argmax(flat, axis=1), *_shape(opts))
 
 
 # ---------------------------------------------------------------- operations on both engines
@@ -208,7 +186,7 @@ def feeding_turn(engine: str, g: ref.Game, seat: int, option: tuple) -> ref.Game
         return g
     E, st = _batch(g)
     bots = [ScriptBot([option]) if k == seat else ScriptBot() for k in range(len(g.players))]
-    R.feeding_turn(E, st, _ONE, np.full(1, seat, np.int64), bots, _ONE)
+    R.feeding_turn(E, st, 0, seat, bots, 1)
     return to_game(st, 0, g)
 
 
@@ -220,7 +198,7 @@ def feeding(engine: str, g: ref.Game, make_bot=ScriptBot) -> ref.Game:
         ref.feeding(g, bots)
         return g
     E, st = _batch(g)
-    R.feeding(E, st, _ONE, bots)
+    R.feeding(E, st, 0, bots)
     return to_game(st, 0, g)
 
 
@@ -233,8 +211,8 @@ def reveal(engine: str, g: ref.Game, foods=()) -> ref.Game:
         return g
     E, st = _batch(g)
     if foods:
-        R.add_food(E, st, _ONE, np.array([list(foods)], np.int64))
-    R.reveal_effects(E, st, _ONE)
+        R.add_food(E, st, 0, np.array([list(foods)], np.int64))
+    R.reveal_effects(E, st, 0)
     return to_game(st, 0, g)
 
 
@@ -244,24 +222,20 @@ def end_feeding(engine: str, g: ref.Game) -> ref.Game:
         ref.end_feeding(g)
         return g
     E, st = _batch(g)
-    R.end_feeding(E, st, _ONE)
+    R.end_feeding(E, st, 0)
     return to_game(st, 0, g)
 
 
 class PassBot(Eager):
-    """Round bot: its lowest card is its food card, it plays no other card, feeds eagerly."""
+    """Round bot: its lowest card is its food card, it plays no other card, feeds eagerly
+    (the batch engine's scripted player kernels.PASS_CARDS)."""
+
+    card_code = R.K.PASS_CARDS
 
     def choose_food_card(self, g, seat):
         return min(g.players[seat].hand)
 
     def play_cards(self, g, seat):
-        return []
-
-    def batch_food_card(self, E, st, g, c):
-        in_hand = st.loc[g] == c[:, None]
-        return np.where(in_hand.any(1), np.argmax(in_hand, axis=1), -1)
-
-    def batch_play(self, E, st, g, c):
         return []
 
 
@@ -273,7 +247,7 @@ def play_round(engine: str, g: ref.Game, make_bot=lambda seat: PassBot()) -> ref
         ref.play_round(g, bots)
         return g
     E, st = _batch(g, extra_slots=1)
-    batch_game.play_round(E, st, _ONE, bots)
+    batch_game.play_round(E, st, 0, bots)
     return to_game(st, 0, g)
 
 

@@ -8,16 +8,12 @@ import pytest
 
 from experiments.cli import main
 from simcore.games.evolution import game, reference as ref
-from simcore.games.evolution import rules as R
 from simcore.games.evolution.adapter import GAME
 from simcore.games.evolution.ruleset import GAME as GAME_DATA, rules_for
 from simcore.games.evolution.traits import TRAIT_ID, TRAITS
 from strategies.evolution.greedy import Greedy
 
 from evolution_kit import ENGINES, PassBot, Table, play_round
-
-_KIND = {"trait": R.TRAIT, "new": R.NEW}
-
 
 class CardBot(PassBot):
     """Round bot: plays food card `food`, then the card actions `acts` (reference tuples)."""
@@ -31,17 +27,13 @@ class CardBot(PassBot):
     def play_cards(self, g, seat):
         return list(self.acts)
 
-    def batch_food_card(self, E, st, g, c):
-        return np.full(len(g), self.food, np.int64)
+    @property
+    def card_actions(self):          # the batch engine plays the same cards
+        return list(self.acts)
 
-    def batch_play(self, E, st, g, c):
-        n = len(g)
-        out = []
-        for a in self.acts:
-            s, slot = (0, a[2]) if a[0] == "new" else (a[2], a[3])
-            out.append((np.full(n, _KIND[a[0]], np.int64), np.full(n, a[1], np.int64),
-                        np.full(n, s, np.int64), np.full(n, slot, np.int64)))
-        return out
+    @property
+    def food_card(self):
+        return self.food
 
 
 def _counts(**named):

@@ -1,18 +1,22 @@
 """The cs4500 harness operations on the batch engine (a batch of one game).
 
-Each function takes the reference `Game` the harness parsed, runs the batch rules on
-`state.from_games([game])` and converts the answer back, so the harness output code is
-shared and only the rules code differs between engines.
+Each function takes the reference `Game` the harness parsed, runs the compiled batch
+rules on `state.from_games([game])` and converts the answer back, so the harness output
+code is shared and only the rules code differs between engines.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from strategies.evolution import compiled as bots
+
 from . import rules as R
 from .reference import Game, Player
 from .state import FOOD_CARD, from_games, to_game
 
-_ONE = np.zeros(1, np.int64)
+
+class _Silly:
+    code = bots.SILLY
 
 
 def _engine(g: Game) -> R.Engine:
@@ -24,33 +28,20 @@ def attack(g: Game, dfd, att, left, right) -> bool:
     board = [s for s in (left, dfd, right) if s is not None]
     probe = Game(rules=g.rules, cards=g.cards,
                  players=[Player(pid=1, species=[att]), Player(pid=2, species=board)])
-    st = from_games([probe])
-    legal = R.can_attack_all(_engine(g), st, _ONE, _ONE, _ONE)
-    return bool(legal[0, 1, 0 if left is None else 1])
-
-
-def _choice_tuple(ch: R.Choice) -> tuple:
-    kind = int(ch.kind[0])
-    if kind == R.FORGO:
-        return ("forgo",)
-    if kind == R.ATTACK:
-        return ("attack", int(ch.s[0]), int(ch.q[0]), int(ch.d[0]), int(ch.negate[0]))
-    return ({R.VEG: "veg", R.STORE: "store", R.INTEL: "intel"}[kind], int(ch.s[0]))
+    return R.can_attack(_engine(g), from_games([probe]), 0, 0, 0, 1, 0 if left is None else 1)
 
 
 def silly_feed(g: Game) -> tuple:
     """xfeed: the silly player's choice for seat 0."""
-    from strategies.evolution import silly
+    E = _engine(g)
     st = from_games([g])
-    opts = R.feeding_options(_engine(g), st, _ONE, _ONE)
-    return _choice_tuple(silly.batch_feed(_engine(g), st, _ONE, _ONE, opts))
+    return R.silly_feed(E, st, 0, 0, R.feeding_options(E, st, 0, 0))
 
 
 def step(g: Game) -> Game:
     """xstep: one feeding turn of the first seat."""
-    from strategies.evolution.silly import Silly
     st = from_games([g])
-    R.feeding_turn(_engine(g), st, _ONE, _ONE, [Silly()] * st.P, _ONE)
+    R.feeding_turn(_engine(g), st, 0, 0, [_Silly()] * st.P, 0)
     return to_game(st, 0, g)
 
 
@@ -59,44 +50,39 @@ _KIND = {"new": R.NEW, "trait": R.TRAIT, "pop": R.POP, "body": R.BODY}
 
 def step4(g: Game, plans) -> Game:
     """xstep4: every seat's food card and card actions, the reveal, the whole feeding."""
-    from strategies.evolution.silly import Silly
     E = _engine(g)
     grow = max(sum(1 for a in acts if a[0] == "new") for _, acts in plans)
     st = from_games([g], S=max(len(p.species) for p in g.players) + grow + 1)
     foods = np.zeros((1, st.P), np.int64)
     for p, (food, acts) in enumerate(plans):
+        R.remove_from_hand(E, st, 0, p, food)
         st.loc[0, food] = FOOD_CARD
-        R.remove_from_hand(st, _ONE, np.full(1, p), np.full(1, food))
         foods[0, p] = g.cards.food[food]
         for act in acts:
             slot = act[2] if act[0] == "new" else (act[3] if act[0] == "trait" else 0)
             s = 0 if act[0] == "new" else act[2]
-            R.play_action(E, st, _ONE, np.full(1, p), np.full(1, _KIND[act[0]]),
-                          np.full(1, act[1]), np.full(1, s), np.full(1, slot))
-    R.add_food(E, st, _ONE, foods)
-    R.reveal_effects(E, st, _ONE)
-    R.feeding(E, st, _ONE, [Silly()] * st.P)
+            R.play_action(E, st, 0, p, _KIND[act[0]], act[1], s, slot)
+    R.add_food(E, st, 0, foods)
+    R.reveal_effects(E, st, 0)
+    R.feeding(E, st, 0, [_Silly()] * st.P)
     return to_game(st, 0, g)
 
 
 def silly_choose(g: Game) -> tuple:
     """xsilly: (food card id, card actions) of the silly player in seat 0."""
-    from strategies.evolution import silly
+    E = _engine(g)
     st = from_games([g])
-    R.sort_hands(st, _ONE)                  # in a game, bots see sorted hands
-    food = int(silly.batch_food_card(st, _ONE, _ONE)[0])
+    R.sort_hands(E, st, 0)                   # in a game, bots see sorted hands
+    food = R.silly_food_card(E, st, 0, 0)
+    R.remove_from_hand(E, st, 0, 0, food)
     st.loc[0, food] = FOOD_CARD
-    R.remove_from_hand(st, _ONE, _ONE * 0, np.full(1, food))
     names = {R.NEW: "new", R.TRAIT: "trait", R.POP: "pop", R.BODY: "body"}
-    acts = []
-    for kind, card, s, slot in silly.batch_card_actions(st, _ONE, _ONE):
-        k = int(kind[0])
-        if k == R.NONE:
-            continue
-        if k == R.NEW:
-            acts.append(("new", int(card[0]), int(slot[0])))
-        elif k == R.TRAIT:
-            acts.append(("trait", int(card[0]), int(s[0]), int(slot[0])))
+    out = []
+    for kind, card, s, slot in R.silly_plan(E, st, 0, 0).tolist():
+        if kind == R.NEW:
+            out.append(("new", card, slot))
+        elif kind == R.TRAIT:
+            out.append(("trait", card, s, slot))
         else:
-            acts.append((names[k], int(card[0]), int(s[0])))
-    return food, acts
+            out.append((names[kind], card, s))
+    return food, out

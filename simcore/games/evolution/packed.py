@@ -1,0 +1,101 @@
+"""What the compiled batch engine (kernels.py) and the compiled bots read: the state's
+arrays and the rules as numba-friendly named tuples, and the counter-based random streams
+of simcore.rng as compiled functions.
+
+`pack_state(st)` gives an `Arr` of the very arrays of a `State` (no copies: the kernels
+write through them), plus scratch arrays for the compiled rules. `pack_rules(rules, cards)` gives an `RK`: every rule number as a
+plain int (flags 0/1; the few text choices as named flags), `reveal_order` as trait ids,
+and the card attributes `kind` and `food` as int64 arrays indexed by card id.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import fields
+
+import numpy as np
+from numba import njit
+
+from .ruleset import Cards, Rules
+from .state import State
+from .traits import FAT_TISSUE, FERTILE, LONG_NECK
+
+ARR_FIELDS = ("n_species", "food", "body", "pop", "fat", "traits", "n_traits", "tmask", "bag",
+              "loc", "hand", "hand_n", "hand_unsorted", "deck", "deck_top", "deck_len", "wh",
+              "bank_out", "first", "round", "final_round", "end_reason", "shuffles", "games",
+              "traits_played")
+# scratch space of the compiled rules (they allocate nothing, see kernels.py)
+SCRATCH_FIELDS = ("pend", "order", "keys", "uids", "keys2", "uids2", "count")
+Arr = namedtuple("Arr", ARR_FIELDS + ("seed",) + SCRATCH_FIELDS)
+
+# text-valued rules become named 0/1 flags (value that sets the flag)
+_TEXT_FLAGS = {
+    "new_left_allowed": ("new_species_sides", "both"),
+    "deal_stops_short": ("deal_end_rule", "stop_unless_deck_exceeds_need"),
+    "long_neck_from_wh": ("long_neck_source", "watering_hole"),
+    "meat_is_body": ("attack_meat", "defender_body"),
+    "meat_from_wh": ("meat_source", "watering_hole"),
+    "size_always": ("size_rule", "always"),
+    "tie_most_traits": ("tie_break", "most_traits"),
+}
+_SKIP = {"deck", "reveal_order"} | {name for name, _ in _TEXT_FLAGS.values()}
+_NUMBER_FIELDS = tuple(f.name for f in fields(Rules) if f.name not in _SKIP)
+_REVEAL_ID = {"fertile": FERTILE, "long-neck": LONG_NECK, "fat-tissue": FAT_TISSUE}
+
+RK = namedtuple("RK", _NUMBER_FIELDS + tuple(_TEXT_FLAGS) + ("reveal_order", "kind", "cardfood"))
+
+
+def pack_rules(rules: Rules, cards: Cards) -> RK:
+    values = {n: int(getattr(rules, n)) for n in _NUMBER_FIELDS}
+    for flag, (name, value) in _TEXT_FLAGS.items():
+        values[flag] = int(getattr(rules, name) == value)
+    values["reveal_order"] = np.array([_REVEAL_ID[n] for n in rules.reveal_order], np.int64)
+    values["kind"] = np.ascontiguousarray(cards.kind, dtype=np.int64)
+    values["cardfood"] = np.ascontiguousarray(cards.food, dtype=np.int64)
+    return RK(**values)
+
+
+def pack_state(st: State) -> Arr:
+    for name in ARR_FIELDS:
+        assert getattr(st, name).flags.c_contiguous, name
+    N = st.loc.shape[1]
+    return Arr(*(getattr(st, n) for n in ARR_FIELDS), np.uint64(st.seed & 0xFFFFFFFFFFFFFFFF),
+               pend=np.zeros(st.S + 2, np.int64), order=np.zeros(st.P, np.int64),
+               keys=np.zeros(N, np.uint64), uids=np.zeros(N, np.int64),
+               keys2=np.zeros(N, np.uint64), uids2=np.zeros(N, np.int64),
+               count=np.zeros(256, np.int64))
+
+
+# ---------------------------------------------------------------- random streams (= simcore.rng)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def mix(z):
+    """splitmix64 finaliser (wrapping uint64 arithmetic), as rng._mix."""
+    z = np.uint64(z) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _C1
+    z = (z ^ (z >> np.uint64(27))) * _C2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def key_start(seed, game, stream):
+    """The hash of (seed, game, stream): extend it with `key_add` for each address part."""
+    h = mix(np.uint64(seed))
+    h = mix(h ^ np.uint64(game))
+    return mix(h ^ np.uint64(stream))
+
+
+@njit(cache=True, inline="always")
+def key_add(h, a):
+    return mix(h ^ np.uint64(a))
+
+
+@njit(cache=True)
+def below(h, n):
+    """An integer uniform in [0, n) from hash h (n >= 1), as rng.below."""
+    hi = np.uint64(h) >> np.uint64(32)
+    return np.int64((hi * np.uint64(n)) >> np.uint64(32))

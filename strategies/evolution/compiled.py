@@ -1,0 +1,448 @@
+"""Compiled (numba) forms of the Evolution bots greedy, silly and random.
+
+The compiled batch engine calls three dispatchers for game `b` of a packed batch
+(`a`: packed.Arr, `rk`: packed.RK, see simcore/games/evolution/packed.py), with a bot code:
+
+- `food_card(code, a, rk, b, seat)`: the card id given as food card (-1: empty hand);
+- `plan_cards(code, a, rk, b, seat, acts)`: the round's card actions, written as rows
+  [kind, card, species, slot] of `acts` (int64 (8, 4)); returns the number of rows;
+- `feed_choice(code, a, rk, b, seat, opts, n_opts, turn)`: the index of the chosen row of
+  `opts` (int64 (K, 5) rows [kind, s, q, d, negate], the reference's canonical order).
+
+Each bot makes exactly the decisions of its reference form (greedy.py `food_card`, `plan`,
+`feeding_choice`; silly.py `Silly`; random_bot.py `RandomBot`), which stay the truth:
+tests/evolution/test_compiled_bots.py compares them decision by decision.
+
+Hands are read as the engine keeps them: a.hand[b, seat, :a.hand_n[b, seat]], sorted by
+card id (= silly order) whenever a bot is asked for cards. Everything is scalar loops over
+the state arrays: nothing is allocated.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
+from simcore.games.evolution.packed import below, key_add, key_start
+from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION,
+                                            FAT_TISSUE, FERTILE, FORAGING, HARD_SHELL, HERDING,
+                                            HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
+                                            SCAVENGER, SYMBIOSIS, WARNING_CALL)
+from simcore.rng import BOT as BOT_STREAM
+
+# bot codes (the dispatchers treat any other code as RANDOM)
+GREEDY = 0
+SILLY = 1
+RANDOM = 2
+
+# card action kinds (rows of `acts`: [kind, card, species, slot])
+NEW = 1       # slot 0 = right end, 1 = left end; species 0
+TRAIT = 2     # slot -1 adds, else replaces that trait slot
+POP = 3
+BODY = 4
+
+# feeding option kinds (rows of `opts`: [kind, s, q, d, negate])
+FORGO = 0
+VEG = 1
+STORE = 2
+INTEL = 3
+ATTACK = 4
+
+# ---------------------------------------------------------------- greedy scores
+# Trait bit masks for greedy.SCORES (the test checks greedy_score against that table).
+_DEFENSIVE = ((1 << BURROWING) | (1 << CLIMBING) | (1 << HARD_SHELL) | (1 << HERDING)
+              | (1 << HORNS) | (1 << SYMBIOSIS) | (1 << WARNING_CALL))
+_FEEDING5 = (1 << FERTILE) | (1 << FORAGING) | (1 << LONG_NECK)
+_FEEDING4 = (1 << COOPERATION) | (1 << FAT_TISSUE)
+_ZERO = (1 << AMBUSH) | (1 << PACK_HUNTING)
+
+
+@njit(cache=True, _nrt=False)
+def greedy_score(k, carn_out, want):
+    """greedy.SCORES[carn_out, want, k]: how much greedy wants to keep / play trait k."""
+    if k == CARNIVORE:
+        return 9 if want else 0
+    if (_DEFENSIVE >> k) & 1:
+        return 7 if carn_out else 1
+    if (_FEEDING5 >> k) & 1:
+        return 5
+    if (_FEEDING4 >> k) & 1:
+        return 4
+    if k == SCAVENGER:
+        return 3 if carn_out else 1
+    if k == INTELLIGENCE:
+        return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _has(a, b, p, s, trait):
+    return (np.int64(a.tmask[b, p, s]) >> trait) & 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _put(acts, k, kind, card, s, slot):
+    acts[k, 0] = kind
+    acts[k, 1] = card
+    acts[k, 2] = s
+    acts[k, 3] = slot
+    return k + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_context(a, b, seat):
+    """(carn_out, want_carn) of greedy._context: another seat has a carnivore; the other
+    seats' non-carnivore species number at least the players and `seat` has no carnivore."""
+    P = a.n_species.shape[1]
+    carn_out = 0
+    has_carn = 0
+    prey = 0
+    for q in range(P):
+        for s in range(a.n_species[b, q]):
+            carn = _has(a, b, q, s, CARNIVORE)
+            if q == seat:
+                if carn:
+                    has_carn = 1
+            elif carn:
+                carn_out = 1
+            else:
+                prey += 1
+    want = 1 if prey >= P and has_carn == 0 else 0
+    return carn_out, want
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
+    """The hand card not in {u0, u1} with the smallest greedy._pay_key (-1: none)."""
+    best = -1
+    best_key = np.int64(0)
+    for j in range(a.hand_n[b, seat]):
+        c = np.int64(a.hand[b, seat, j])
+        if c == u0 or c == u1:
+            continue
+        key = ((np.int64(greedy_score(rk.kind[c], carn_out, want)) << 20)
+               + ((32 + rk.cardfood[c]) << 10) + c)
+        if best < 0 or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_food_card(a, rk, b, seat):
+    """greedy.food_card: the card with the smallest _keep_key (-1: empty hand)."""
+    carn_out, want = greedy_context(a, b, seat)
+    best = -1
+    best_key = np.int64(0)
+    for j in range(a.hand_n[b, seat]):
+        c = np.int64(a.hand[b, seat, j])
+        key = ((np.int64(greedy_score(rk.kind[c], carn_out, want)) << 20)
+               + ((32 - rk.cardfood[c]) << 10) + c)
+        if best < 0 or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_plan(a, rk, b, seat, acts):
+    """greedy.plan, as rows of `acts`; returns the number of rows."""
+    carn_out, want = greedy_context(a, b, seat)
+    n = np.int64(a.hand_n[b, seat])
+    n_sp = np.int64(a.n_species[b, seat])
+    room = n_sp < rk.species_slots
+    k = 0
+    # 1. becoming a carnivore: the lowest-id Carnivore card
+    cc = -1
+    for j in range(n):
+        c = np.int64(a.hand[b, seat, j])
+        if rk.kind[c] == CARNIVORE and (cc < 0 or c < cc):
+            cc = c
+    if want and cc >= 0 and room and n >= 2:
+        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, -1)
+        k = _put(acts, k, NEW, pay, 0, 0)
+        k = _put(acts, k, TRAIT, cc, n_sp, -1)
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay)
+        if grow >= 0:
+            k = _put(acts, k, BODY, grow, n_sp, 0)
+        return k
+    # 2. a new species for a small player
+    u0 = -1            # the card paying for the new species
+    u1 = -1            # the trait card
+    n_used = 0
+    new = n_sp <= 1 and n >= 3 and room
+    if new:
+        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, -1, -1)
+        k = _put(acts, k, NEW, u0, 0, 0)
+        n_used += 1
+    # the trait: leftmost non-carnivore with a free trait slot, else the new species
+    target = -1
+    for i in range(n_sp):
+        if not _has(a, b, seat, i, CARNIVORE) and a.n_traits[b, seat, i] < rk.max_traits:
+            target = i
+            break
+    if target < 0 and new:
+        target = n_sp
+    if target >= 0:
+        on_board = np.int64(a.tmask[b, seat, target]) if target < n_sp else np.int64(0)
+        best = -1
+        best_score = 0
+        for j in range(n):
+            c = np.int64(a.hand[b, seat, j])
+            kd = rk.kind[c]
+            if c == u0 or (on_board >> kd) & 1 or kd == CARNIVORE:
+                continue
+            sc = greedy_score(kd, carn_out, want)
+            # the first card of the sorted hand with the highest score > 0
+            if sc > best_score or (sc == best_score and best >= 0 and c < best):
+                best, best_score = c, sc
+        if best >= 0:
+            k = _put(acts, k, TRAIT, best, target, -1)
+            u1 = best
+            n_used += 1
+    # growth, keeping at least one card in hand
+    if n - n_used >= 2:
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1)
+        s_best = -1
+        v_best = 0
+        for i in range(n_sp):
+            if _has(a, b, seat, i, CARNIVORE):
+                continue
+            if carn_out:
+                v = np.int64(a.body[b, seat, i])
+                if v >= rk.max_body:
+                    continue
+            else:
+                v = np.int64(a.pop[b, seat, i])
+                if v >= rk.max_population:
+                    continue
+            if s_best < 0 or v < v_best:
+                s_best, v_best = i, v
+        if s_best >= 0:
+            k = _put(acts, k, BODY if carn_out else POP, grow, s_best, 0)
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_feed(a, rk, b, seat, opts, n_opts):
+    """greedy.feeding_choice: the index of the chosen row of `opts`."""
+    P = a.n_species.shape[1]
+    # the hungriest species that can eat plant food (ties: leftmost)
+    veg_row = -1
+    veg_h = np.int64(0)
+    for r in range(n_opts):
+        if opts[r, 0] == VEG:
+            i = opts[r, 1]
+            h = np.int64(a.pop[b, seat, i]) - np.int64(a.food[b, seat, i])
+            if veg_row < 0 or (-h, i) < (-veg_h, opts[veg_row, 1]):
+                veg_row, veg_h = r, h
+    # the hungriest carnivore that can attack another player's species (no Intelligence)
+    att = -1
+    att_h = np.int64(0)
+    for r in range(n_opts):
+        if opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat:
+            i = opts[r, 1]
+            h = np.int64(a.pop[b, seat, i]) - np.int64(a.food[b, seat, i])
+            if att < 0 or (-h, i) < (-att_h, att):
+                att, att_h = i, h
+    if veg_row >= 0 and (att < 0 or veg_h >= att_h):
+        return veg_row
+    if att >= 0:
+        # target: no Horns first, then the largest body, then turn order after `seat`, leftmost
+        best = -1
+        best_key = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        for r in range(n_opts):
+            if not (opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat
+                    and opts[r, 1] == att):
+                continue
+            q, d = opts[r, 2], opts[r, 3]
+            key = (_has(a, b, q, d, HORNS), -np.int64(a.body[b, q, d]),
+                   (q - seat - 1) % P, d)
+            if best < 0 or key < best_key:
+                best, best_key = r, key
+        return best
+    # Fat Tissue storing: the most room (ties: leftmost)
+    best = -1
+    best_v = np.int64(0)
+    for r in range(n_opts):
+        if opts[r, 0] == STORE:
+            i = opts[r, 1]
+            v = np.int64(a.body[b, seat, i]) - np.int64(a.fat[b, seat, i])
+            if best < 0 or (-v, i) < (-best_v, opts[best, 1]):
+                best, best_v = r, v
+    if best >= 0:
+        return best
+    # Intelligence: the hungriest (ties: leftmost)
+    for r in range(n_opts):
+        if opts[r, 0] == INTEL:
+            i = opts[r, 1]
+            v = np.int64(a.pop[b, seat, i]) - np.int64(a.food[b, seat, i])
+            if best < 0 or (-v, i) < (-best_v, opts[best, 1]):
+                best, best_v = r, v
+    if best >= 0:
+        return best
+    return 0
+
+
+# ---------------------------------------------------------------- silly
+
+@njit(cache=True, _nrt=False, inline="always")
+def silly_food_card(a, rk, b, seat):
+    """Silly.choose_food_card: the first card in silly order = the lowest id of the sorted hand."""
+    if a.hand_n[b, seat] <= 0:
+        return -1
+    return np.int64(a.hand[b, seat, 0])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def silly_plan(a, rk, b, seat, acts):
+    """Silly.play_cards (silly.card_actions) from the sorted hand without its food card."""
+    n = np.int64(a.hand_n[b, seat])
+    ns = np.int64(a.n_species[b, seat])
+    k = 0
+    if n >= 2:
+        k = _put(acts, k, NEW, a.hand[b, seat, 0], 0, 0)
+        k = _put(acts, k, TRAIT, a.hand[b, seat, 1], ns, -1)
+    if n >= 3:
+        k = _put(acts, k, POP, a.hand[b, seat, 2], ns, 0)
+    if n >= 4:
+        k = _put(acts, k, BODY, a.hand[b, seat, 3], ns, 0)
+    if n >= 5:
+        k = _put(acts, k, TRAIT, a.hand[b, seat, 4], ns, 0)
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _silly_size(a, b, p, i):
+    """silly._largest_key of species i of seat p (smaller = larger species)."""
+    return (-np.int64(a.pop[b, p, i]), -np.int64(a.food[b, p, i]), -np.int64(a.body[b, p, i]),
+            np.int64(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def silly_feed(a, rk, b, seat, opts, n_opts):
+    """silly.feeding_choice: the index of the chosen row of `opts`."""
+    P = a.n_species.shape[1]
+    # Fat Tissue storing: the largest need, then the largest species
+    best = -1
+    best_need = np.int64(0)
+    best_size = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    for r in range(n_opts):
+        if opts[r, 0] == STORE:
+            i = opts[r, 1]
+            need = np.int64(a.body[b, seat, i]) - np.int64(a.fat[b, seat, i])
+            size = _silly_size(a, b, seat, i)
+            if best < 0 or -need < -best_need or (need == best_need and size < best_size):
+                best, best_need, best_size = r, need, size
+    if best >= 0:
+        return best
+    # plant food: the largest species
+    for r in range(n_opts):
+        if opts[r, 0] == VEG:
+            size = _silly_size(a, b, seat, opts[r, 1])
+            if best < 0 or size < best_size:
+                best, best_size = r, size
+    if best >= 0:
+        return best
+    # the largest carnivore able to attack another player, on the largest target
+    att = -1
+    for r in range(n_opts):
+        if opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat:
+            size = _silly_size(a, b, seat, opts[r, 1])
+            if att < 0 or size < best_size:
+                att, best_size = opts[r, 1], size
+    if att >= 0:
+        best_key = (np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        for r in range(n_opts):
+            if not (opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat
+                    and opts[r, 1] == att):
+                continue
+            q, d = opts[r, 2], opts[r, 3]
+            key = (-np.int64(a.pop[b, q, d]), -np.int64(a.food[b, q, d]),
+                   -np.int64(a.body[b, q, d]), (q - seat - 1) % P, d)
+            if best < 0 or key < best_key:
+                best, best_key = r, key
+        return best
+    return 0
+
+
+# ---------------------------------------------------------------- random
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bot_key(a, b, kind, seat):
+    """rng.key(seed, game, BOT, kind, round, seat): extend with key_add for the counter."""
+    h = key_start(a.seed, a.games[b], BOT_STREAM)
+    h = key_add(h, kind)
+    h = key_add(h, a.round[b])
+    return key_add(h, seat)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def random_food_card(a, rk, b, seat):
+    """RandomBot.choose_food_card: a uniform card of the sorted hand (-1: empty hand)."""
+    n = np.int64(a.hand_n[b, seat])
+    if n <= 0:
+        return -1
+    j = below(_bot_key(a, b, BOT_FOOD_CARD, seat), n)
+    return np.int64(a.hand[b, seat, j])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def random_plan(a, rk, b, seat, acts):
+    """RandomBot.play_cards: one uniform action (an illegal one is skipped by the engine)."""
+    n = np.int64(a.hand_n[b, seat])
+    if n <= 0:
+        return 0
+    h = _bot_key(a, b, BOT_PLAY, seat)
+    kind = below(key_add(h, 0), 4)
+    card = np.int64(a.hand[b, seat, below(key_add(h, 1), n)])
+    n_sp = np.int64(a.n_species[b, seat])
+    s = below(key_add(h, 2), max(n_sp, 1))
+    if kind == 0:
+        return _put(acts, 0, NEW, card, 0, 0)
+    if kind == 1:
+        n_tr = np.int64(a.n_traits[b, seat, s]) if s < n_sp else np.int64(0)
+        slot = np.int64(-1)
+        if n_tr >= rk.max_traits:
+            slot = below(key_add(h, 3), max(n_tr, 1))
+        return _put(acts, 0, TRAIT, card, s, slot)
+    return _put(acts, 0, POP if kind == 2 else BODY, card, s, 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def random_feed(a, rk, b, seat, opts, n_opts, turn):
+    """RandomBot.choose_feeding: a uniform row of the legal options."""
+    h = key_add(_bot_key(a, b, BOT_FEED, seat), turn)
+    return below(h, max(np.int64(n_opts), 1))
+
+
+# ---------------------------------------------------------------- dispatchers
+
+@njit(cache=True, _nrt=False, inline="always")
+def food_card(code, a, rk, b, seat):
+    """The food card (card id) of bot `code` at `seat` of game b; -1 if its hand is empty."""
+    if code == GREEDY:
+        return np.int64(greedy_food_card(a, rk, b, seat))
+    if code == SILLY:
+        return np.int64(silly_food_card(a, rk, b, seat))
+    return np.int64(random_food_card(a, rk, b, seat))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def plan_cards(code, a, rk, b, seat, acts):
+    """Write the card actions of bot `code` into rows of acts ((8, 4) int64 [kind, card,
+    species, slot]); returns the number of rows."""
+    if code == GREEDY:
+        return np.int64(greedy_plan(a, rk, b, seat, acts))
+    if code == SILLY:
+        return np.int64(silly_plan(a, rk, b, seat, acts))
+    return np.int64(random_plan(a, rk, b, seat, acts))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def feed_choice(code, a, rk, b, seat, opts, n_opts, turn):
+    """The index (0..n_opts-1) of the feeding option bot `code` picks among rows of opts
+    ((K, 5) int64 [kind, s, q, d, negate], canonical order)."""
+    if code == GREEDY:
+        return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts))
+    if code == SILLY:
+        return np.int64(silly_feed(a, rk, b, seat, opts, n_opts))
+    return np.int64(random_feed(a, rk, b, seat, opts, n_opts, turn))
