@@ -5,7 +5,7 @@ Every row keeps its 1-based CSV line number so an error can say exactly where it
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 

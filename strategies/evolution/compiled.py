@@ -23,7 +23,8 @@ import numpy as np
 from numba import njit
 
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
-from simcore.games.evolution.packed import below, key_add, key_start
+from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
+                                            below, has, key_add, key_start)
 from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION,
                                             FAT_TISSUE, FERTILE, FORAGING, HARD_SHELL, HERDING,
                                             HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
@@ -35,21 +36,9 @@ GREEDY = 0
 SILLY = 1
 RANDOM = 2
 
-# card action kinds (rows of `acts`: [kind, card, species, slot])
-NEW = 1       # slot 0 = right end, 1 = left end; species 0
-TRAIT = 2     # slot -1 adds, else replaces that trait slot
-POP = 3
-BODY = 4
-
-# feeding option kinds (rows of `opts`: [kind, s, q, d, negate])
-FORGO = 0
-VEG = 1
-STORE = 2
-INTEL = 3
-ATTACK = 4
 
 # ---------------------------------------------------------------- greedy scores
-# Trait bit masks for greedy.SCORES (the test checks greedy_score against that table).
+# Trait bit masks of greedy_score (greedy.SCORES is built from it).
 _DEFENSIVE = ((1 << BURROWING) | (1 << CLIMBING) | (1 << HARD_SHELL) | (1 << HERDING)
               | (1 << HORNS) | (1 << SYMBIOSIS) | (1 << WARNING_CALL))
 _FEEDING5 = (1 << FERTILE) | (1 << FORAGING) | (1 << LONG_NECK)
@@ -59,7 +48,8 @@ _ZERO = (1 << AMBUSH) | (1 << PACK_HUNTING)
 
 @njit(cache=True, _nrt=False)
 def greedy_score(k, carn_out, want):
-    """greedy.SCORES[carn_out, want, k]: how much greedy wants to keep / play trait k."""
+    """How much greedy wants to keep / play trait k (greedy.py's docstring: defensive traits
+    most when carnivores are out, Carnivore only when it wants to become one)."""
     if k == CARNIVORE:
         return 9 if want else 0
     if (_DEFENSIVE >> k) & 1:
@@ -73,11 +63,6 @@ def greedy_score(k, carn_out, want):
     if k == INTELLIGENCE:
         return 2
     return 0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _has(a, b, p, s, trait):
-    return (np.int64(a.tmask[b, p, s]) >> trait) & 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -99,7 +84,7 @@ def greedy_context(a, b, seat):
     prey = 0
     for q in range(P):
         for s in range(a.n_species[b, q]):
-            carn = _has(a, b, q, s, CARNIVORE)
+            carn = has(a, b, q, s, CARNIVORE)
             if q == seat:
                 if carn:
                     has_carn = 1
@@ -176,7 +161,7 @@ def greedy_plan(a, rk, b, seat, acts):
     # the trait: leftmost non-carnivore with a free trait slot, else the new species
     target = -1
     for i in range(n_sp):
-        if not _has(a, b, seat, i, CARNIVORE) and a.n_traits[b, seat, i] < rk.max_traits:
+        if not has(a, b, seat, i, CARNIVORE) and a.n_traits[b, seat, i] < rk.max_traits:
             target = i
             break
     if target < 0 and new:
@@ -204,7 +189,7 @@ def greedy_plan(a, rk, b, seat, acts):
         s_best = -1
         v_best = 0
         for i in range(n_sp):
-            if _has(a, b, seat, i, CARNIVORE):
+            if has(a, b, seat, i, CARNIVORE):
                 continue
             if carn_out:
                 v = np.int64(a.body[b, seat, i])
@@ -254,7 +239,7 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
                     and opts[r, 1] == att):
                 continue
             q, d = opts[r, 2], opts[r, 3]
-            key = (_has(a, b, q, d, HORNS), -np.int64(a.body[b, q, d]),
+            key = (np.int64(has(a, b, q, d, HORNS)), -np.int64(a.body[b, q, d]),
                    (q - seat - 1) % P, d)
             if best < 0 or key < best_key:
                 best, best_key = r, key

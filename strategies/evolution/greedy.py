@@ -31,34 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.games.evolution.traits import CARNIVORE, HORNS, TRAITS
 from strategies.evolution import compiled
 
-from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION,
-                                            FAT_TISSUE, FERTILE, FORAGING, HARD_SHELL, HERDING,
-                                            HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
-                                            SCAVENGER, SYMBIOSIS, TRAITS, WARNING_CALL)
-
-DEFENSIVE = (BURROWING, CLIMBING, HARD_SHELL, HERDING, HORNS, SYMBIOSIS, WARNING_CALL)
-FEEDING = (COOPERATION, FAT_TISSUE, FERTILE, FORAGING, LONG_NECK)
-
-
-def _score_table() -> np.ndarray:
-    """(2 carn_out, 2 want_carn, 17 traits) int: how much the bot wants to keep/play a trait."""
-    t = np.zeros((2, 2, len(TRAITS)), np.int64)
-    for out in (0, 1):
-        for want in (0, 1):
-            row = t[out, want]
-            row[list(DEFENSIVE)] = 7 if out else 1
-            row[list(FEEDING)] = 5
-            row[[COOPERATION, FAT_TISSUE]] = 4
-            row[SCAVENGER] = 3 if out else 1
-            row[INTELLIGENCE] = 2
-            row[CARNIVORE] = 9 if want else 0
-            row[[AMBUSH, PACK_HUNTING]] = 0
-    return t
-
-
-SCORES = _score_table()
+# (2 carn_out, 2 want_carn, 17 traits): how much the bot wants to keep / play a trait. One
+# definition, compiled.greedy_score, serves both forms of the bot.
+SCORES = np.array([[[compiled.greedy_score(k, out, want) for k in range(len(TRAITS))]
+                    for want in (0, 1)] for out in (0, 1)], np.int64)
 
 
 def _keep_key(score, food, card):

@@ -247,7 +247,7 @@ def play_round(engine: str, g: ref.Game, make_bot=lambda seat: PassBot()) -> ref
         ref.play_round(g, bots)
         return g
     E, st = _batch(g, extra_slots=1)
-    batch_game.play_round(E, st, 0, bots)
+    R.play_round(E, st, 0, bots)
     return to_game(st, 0, g)
 
 

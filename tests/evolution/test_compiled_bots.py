@@ -26,17 +26,18 @@ from simcore.games.evolution import reference as ref
 from simcore.games.evolution.packed import pack_rules, pack_state
 from simcore.games.evolution.ruleset import rules_for
 from simcore.games.evolution.state import from_games
-from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, INTELLIGENCE, TRAITS
+from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, INTELLIGENCE
+from simcore.games.evolution import packed as PK
 from strategies.evolution import compiled as C
-from strategies.evolution.greedy import SCORES, Greedy
+from strategies.evolution.greedy import Greedy
 from strategies.evolution.greedy import _context as greedy_context
 from strategies.evolution.random_bot import RandomBot
 from strategies.evolution.silly import Silly
 
 BOTS = {"greedy": (Greedy, C.GREEDY), "silly": (Silly, C.SILLY), "random": (RandomBot, C.RANDOM)}
-OPT_KIND = {"forgo": C.FORGO, "veg": C.VEG, "store": C.STORE, "intel": C.INTEL,
-            "attack": C.ATTACK}
-GROW_KIND = {"pop": C.POP, "body": C.BODY}
+OPT_KIND = {"forgo": PK.FORGO, "veg": PK.VEG, "store": PK.STORE, "intel": PK.INTEL,
+            "attack": PK.ATTACK}
+GROW_KIND = {"pop": PK.POP, "body": PK.BODY}
 
 # (players, games) per variant; cs4500 needs 3 to 8 players
 TABLES = {"default": ((4, 60), (2, 20), (6, 20)),
@@ -48,9 +49,9 @@ SEED = 20240611
 def act_row(act: tuple) -> list:
     """A reference card action as a row [kind, card, species, slot] of `acts`."""
     if act[0] == "new":
-        return [C.NEW, act[1], 0, act[2]]
+        return [PK.NEW, act[1], 0, act[2]]
     if act[0] == "trait":
-        return [C.TRAIT, act[1], act[2], act[3]]
+        return [PK.TRAIT, act[1], act[2], act[3]]
     return [GROW_KIND[act[0]], act[1], act[2], 0]
 
 
@@ -59,9 +60,9 @@ def opt_rows(opts: list) -> np.ndarray:
     rows = np.zeros((len(opts), 5), np.int64)
     for k, o in enumerate(opts):
         if o[0] == "forgo":
-            rows[k] = [C.FORGO, 0, 0, 0, -1]
+            rows[k] = [PK.FORGO, 0, 0, 0, -1]
         elif o[0] == "attack":
-            rows[k] = [C.ATTACK, o[1], o[2], o[3], o[4]]
+            rows[k] = [PK.ATTACK, o[1], o[2], o[3], o[4]]
         else:
             rows[k] = [OPT_KIND[o[0]], o[1], 0, 0, -1]
     return rows
@@ -182,13 +183,6 @@ def test_compiled_random_draws_the_reference_random_decisions(variant):
                     cs4500=("feeds store",))
 
 
-def test_greedy_card_scores_equal_the_greedy_SCORES_table():
-    for out in (0, 1):
-        for want in (0, 1):
-            for k in range(len(TRAITS)):
-                assert C.greedy_score(k, out, want) == SCORES[out, want, k], (out, want, TRAITS[k])
-
-
 @pytest.mark.parametrize("bot_name", list(BOTS))
 def test_empty_hand_gives_no_food_card_and_no_card_actions(bot_name):
     rules, cards = rules_for("default")
@@ -287,7 +281,7 @@ def test_compiled_bots_match_the_reference_bots_on_random_positions(variant):
                                                     else "")] += 1
                 for x in want:
                     tally[name, "plays", x[0]] += 1
-                    tally[name, "plays a carnivore"] += (x[0] == C.TRAIT
+                    tally[name, "plays a carnivore"] += (x[0] == PK.TRAIT
                                                          and g.kind(x[1]) == CARNIVORE)
             tally["intelligence attacks offered"] += any(o[0] == "attack" and o[4] >= 0
                                                           for o in opts)
@@ -301,7 +295,7 @@ def test_compiled_bots_match_the_reference_bots_on_random_positions(variant):
     assert tally["greedy wants a carnivore without room"] > 0, tally
     assert tally["intelligence attacks offered"] >= (20 if has_intelligence else 0), tally
     for name in BOTS:
-        for kind in (C.NEW, C.TRAIT, C.POP, C.BODY):
+        for kind in (PK.NEW, PK.TRAIT, PK.POP, PK.BODY):
             assert tally[name, "plays", kind] > 0, (name, kind, tally)
         assert tally[name, "plays a carnivore"] > 0, (name, tally)
         for kind in ("veg", "attack", "forgo"):

@@ -211,7 +211,7 @@ def test_whole_games_keep_every_invariant_and_both_engines_agree(setup):
         ref_final.append(g)
     assert mon.decisions > 0           # the watching bots did check positions mid-round
 
-    # batch engine, the same games round by round (as game.run plays them)
+    # batch engine, the same games round by round (as kernels.play_all plays them)
     E = R.Engine(rules, cards)
     s = batch_game.new_batch(E, players, seed, games)
     bbots = watched(bots, mon)
@@ -219,7 +219,7 @@ def test_whole_games_keep_every_invariant_and_both_engines_agree(setup):
     n_rounds = [0] * len(games)
     while len(live):
         before = {int(b): to_game(s, int(b), ref_final[int(b)]) for b in live}
-        played = batch_game.play_round(E, s, live, bbots)
+        played = R.play_round(E, s, live, bbots)
         check_batch_rows(E, s, played, "batch after a round")
         for b in played:
             b = int(b)

@@ -45,9 +45,6 @@ def step(g: Game) -> Game:
     return to_game(st, 0, g)
 
 
-_KIND = {"new": R.NEW, "trait": R.TRAIT, "pop": R.POP, "body": R.BODY}
-
-
 def step4(g: Game, plans) -> Game:
     """xstep4: every seat's food card and card actions, the reveal, the whole feeding."""
     E = _engine(g)
@@ -59,9 +56,7 @@ def step4(g: Game, plans) -> Game:
         st.loc[0, food] = FOOD_CARD
         foods[0, p] = g.cards.food[food]
         for act in acts:
-            slot = act[2] if act[0] == "new" else (act[3] if act[0] == "trait" else 0)
-            s = 0 if act[0] == "new" else act[2]
-            R.play_action(E, st, 0, p, _KIND[act[0]], act[1], s, slot)
+            R.play_action(E, st, 0, p, *R.action_row(act))
     R.add_food(E, st, 0, foods)
     R.reveal_effects(E, st, 0)
     R.feeding(E, st, 0, [_Silly()] * st.P)
@@ -76,13 +71,5 @@ def silly_choose(g: Game) -> tuple:
     food = R.silly_food_card(E, st, 0, 0)
     R.remove_from_hand(E, st, 0, 0, food)
     st.loc[0, food] = FOOD_CARD
-    names = {R.NEW: "new", R.TRAIT: "trait", R.POP: "pop", R.BODY: "body"}
-    out = []
-    for kind, card, s, slot in R.silly_plan(E, st, 0, 0).tolist():
-        if kind == R.NEW:
-            out.append(("new", card, slot))
-        elif kind == R.TRAIT:
-            out.append(("trait", card, s, slot))
-        else:
-            out.append((names[kind], card, s))
+    out = [R.action_tuple(row) for row in R.silly_plan(E, st, 0, 0)]
     return food, out

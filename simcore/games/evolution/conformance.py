@@ -15,7 +15,7 @@ from simcore.errors import UserError
 
 from . import reference as ref
 from .ruleset import Cards, rules_for
-from .traits import INTELLIGENCE, TRAIT_ID, TRAITS
+from .traits import TRAIT_ID, TRAITS
 
 HARNESSES = ("xattack", "xfeed", "xstep", "xstep4", "xsilly")
 ENGINES = ("reference", "batch")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import addresses as A
 from . import rules as R
 from .ruleset import Cards, Rules, compile_rules
 from .state import State, empty
@@ -27,11 +26,6 @@ def new_batch(E: R.Engine, players: int, seed: int, games) -> State:
     return st
 
 
-def play_round(E: R.Engine, st: State, g, bots) -> np.ndarray:
-    """One round for games g; returns the games that played it."""
-    return R.play_round(E, st, g, bots)
-
-
 def scores(st: State) -> np.ndarray:
     """(B, P): food in the bag + population and trait cards of surviving species."""
     here = np.arange(st.S)[None, None, :] < st.n_species[:, :, None]
@@ -48,18 +42,6 @@ def winners(E: R.Engine, st: State) -> np.ndarray:
         traits = np.where(win, traits, -1)
         win = traits == traits.max(axis=1, keepdims=True)
     return win
-
-
-def run(E: R.Engine, st: State, bots) -> State:
-    """Play every game of a new batch (after `new_batch`) to its end, round by round."""
-    live = np.arange(st.B)
-    while len(live):
-        played = play_round(E, st, live, bots)
-        over = st.round[played] > st.final_round[played]
-        capped = ~over & (st.round[played] >= E.rules.max_rounds)
-        st.end_reason[played[capped]] = A.END_MAX_ROUNDS
-        live = played[~over & ~capped]
-    return st
 
 
 def play_batch(ruleset_params, tables, players: int, bots, seed: int, game_indices) -> dict:

@@ -20,21 +20,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcore.rng import CHANCE
 from strategies.evolution import compiled as bots
 
 from . import addresses as A
-from .packed import below, key_add, key_start
+from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, POP, STORE, TRAIT, VEG, below, has, key_add,
+                     key_start)
 from .state import BOARD, DECK, DISCARD, FOOD_CARD
 from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TISSUE, FERTILE,
                      FORAGING, HARD_SHELL, HERDING, HORNS, INTELLIGENCE, LONG_NECK, NEGATABLE,
                      PACK_HUNTING, SCAVENGER, SYMBIOSIS, WARNING_CALL)
 
-CHANCE = 1                      # simcore.rng.CHANCE
-
-# feeding option kinds (rows of an options array: [kind, s, q, d, negate])
-FORGO, VEG, STORE, INTEL, ATTACK = 0, 1, 2, 3, 4
-# card action kinds (rows of an actions array: [kind, card, s, slot])
-NONE, NEW, TRAIT, POP, BODY = 0, 1, 2, 3, 4
 # feeding turn outcomes, as reference.feeding_turn
 OUT, FED, PASSED = 0, 1, 2
 
@@ -66,11 +62,6 @@ def max_options(P, S):
 
 
 # ---------------------------------------------------------------- small helpers
-
-@inline_kernel
-def has(a, b, p, s, t):
-    return (a.tmask[b, p, s] >> t) & 1 == 1
-
 
 @inline_kernel
 def refresh_slot(a, rk, b, p, s):

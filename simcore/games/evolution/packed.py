@@ -20,7 +20,7 @@ from .state import State
 from .traits import FAT_TISSUE, FERTILE, LONG_NECK
 
 ARR_FIELDS = ("n_species", "food", "body", "pop", "fat", "traits", "n_traits", "tmask", "bag",
-              "loc", "hand", "hand_n", "hand_unsorted", "deck", "deck_top", "deck_len", "wh",
+              "loc", "hand", "hand_n", "deck", "deck_top", "deck_len", "wh",
               "bank_out", "first", "round", "final_round", "end_reason", "shuffles", "games",
               "traits_played")
 # scratch space of the compiled rules (they allocate nothing, see kernels.py)
@@ -40,6 +40,13 @@ _TEXT_FLAGS = {
 _SKIP = {"deck", "reveal_order"} | {name for name, _ in _TEXT_FLAGS.values()}
 _NUMBER_FIELDS = tuple(f.name for f in fields(Rules) if f.name not in _SKIP)
 _REVEAL_ID = {"fertile": FERTILE, "long-neck": LONG_NECK, "fat-tissue": FAT_TISSUE}
+
+# Row kinds shared by the compiled engine and the compiled bots:
+# feeding options, rows of an options array [kind, s, q, d, negate]
+FORGO, VEG, STORE, INTEL, ATTACK = 0, 1, 2, 3, 4
+# card actions, rows of an actions array [kind, card, s, slot] (NEW: slot 0 = right end,
+# 1 = left end; TRAIT: slot -1 adds, else replaces that trait slot)
+NONE, NEW, TRAIT, POP, BODY = 0, 1, 2, 3, 4
 
 RK = namedtuple("RK", _NUMBER_FIELDS + tuple(_TEXT_FLAGS) + ("reveal_order", "kind", "cardfood"))
 
@@ -63,6 +70,12 @@ def pack_state(st: State) -> Arr:
                keys=np.zeros(N, np.uint64), uids=np.zeros(N, np.int64),
                keys2=np.zeros(N, np.uint64), uids2=np.zeros(N, np.int64),
                count=np.zeros(256, np.int64))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def has(a, b, p, s, t):
+    """Species s of seat p in game b has trait t (its trait bitmask, kept up to date)."""
+    return (a.tmask[b, p, s] >> t) & 1 == 1
 
 
 # ---------------------------------------------------------------- random streams (= simcore.rng)

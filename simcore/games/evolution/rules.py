@@ -18,8 +18,9 @@ from functools import cached_property
 import numpy as np
 
 from . import kernels as K
-from .kernels import ATTACK, BODY, FED, FORGO, INTEL, NEW, NONE, OUT, PASSED, POP, STORE, TRAIT, VEG
-from .packed import RK, pack_rules, pack_state
+from .kernels import FED, OUT, PASSED
+from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, NONE, POP, RK, STORE, TRAIT, VEG, pack_rules,
+                     pack_state)
 from .ruleset import Cards, Rules
 from .state import State
 
@@ -77,6 +78,16 @@ def action_row(act: tuple) -> list:
     if kind == TRAIT:
         return [TRAIT, act[1], act[2], act[3]]
     return [kind, act[1], act[2], 0]
+
+
+def action_tuple(row) -> tuple:
+    """An actions-array row as the reference engine's card action tuple."""
+    kind, card, s, slot = (int(x) for x in row)
+    if kind == NEW:
+        return ("new", card, slot)
+    if kind == TRAIT:
+        return ("trait", card, s, slot)
+    return ({POP: "pop", BODY: "body"}[kind], card, s)
 
 
 def option_tuple(row) -> tuple:

@@ -45,7 +45,6 @@ class State:
     loc: np.ndarray         # (B, N) int8  where each card is: seat p >= 0 (hand) or DECK..OUT
     hand: np.ndarray        # (B, P, N) int16  seat p's hand in hand order, padded with N
     hand_n: np.ndarray      # (B, P) int16  cards in hand
-    hand_unsorted: np.ndarray  # (B,) bool  an extinction draw put cards in front of a hand
     deck: np.ndarray        # (B, N) int16  card ids in draw order; live part deck[top:len]
     deck_top: np.ndarray    # (B,) int32
     deck_len: np.ndarray    # (B,) int32
@@ -84,7 +83,7 @@ def empty(B: int, P: int, S: int, N: int, T: int = 3, seed: int = 0, games=None)
         tmask=np.zeros((B, P, S), np.int32),
         bag=np.zeros((B, P), np.int32), pid=np.tile(np.arange(1, P + 1, dtype=np.int32), (B, 1)),
         loc=np.full((B, N), OUT, np.int8), hand=np.full((B, P, N), N, np.int16),
-        hand_n=np.zeros((B, P), np.int16), hand_unsorted=np.zeros(B, bool),
+        hand_n=np.zeros((B, P), np.int16),
         deck=np.zeros((B, N), np.int16), deck_top=np.zeros(B, np.int32),
         deck_len=np.zeros(B, np.int32), wh=np.zeros(B, np.int32), bank_out=np.zeros(B, np.int32),
         first=np.zeros(B, np.int8), round=np.zeros(B, np.int32),
