@@ -17,16 +17,26 @@ from typing import Sequence
 import polars as pl
 
 from reports import metrics as M
+from simcore.runner import DEFAULT_BATCH, Results
+from simcore.runner import simulate as _simulate
 
 from .config import SweepConfig, load_config
 from .grid import expand
+from .lineup import run_spec
 from .store import Run, open_run
 from .sweep import run_sweep
 
-__all__ = ["load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
+__all__ = ["simulate", "load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
            "seat_win_rates", "faction_win_rates", "bot_win_rates", "balance", "game_length",
            "length_histogram", "end_reasons", "score_margin", "entity_impact", "ablations",
            "paired_difference", "report"]
+
+
+def simulate(ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0, jobs: int = 1,
+             batch_size: int = DEFAULT_BATCH, factions=None) -> Results:
+    """simcore.runner.simulate with bots by name ("greedy", "greedy,random,...", a list or None)."""
+    spec = run_spec(ruleset, bots, players, factions, seed)
+    return _simulate(ruleset, spec.bots, players, games, seed, jobs, batch_size, factions)
 
 
 def _run(run: Run | str | Path) -> Run:

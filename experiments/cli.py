@@ -16,6 +16,7 @@ from pathlib import Path
 
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
+from strategies.registry import bot_names
 
 EXIT_USER_ERROR = 2
 
@@ -48,9 +49,9 @@ def _add_ruleset_options(p: argparse.ArgumentParser, games=True) -> None:
 
 
 def _spec(args):
-    from simcore.runner import check_spec
+    from .lineup import run_spec
     game, rs = load_ruleset(args)
-    return game, rs, check_spec(rs, args.bots, args.players, _csv_list(args.factions), args.seed)
+    return game, rs, run_spec(rs, args.bots, args.players, _csv_list(args.factions), args.seed)
 
 
 def _versions() -> dict:
@@ -121,7 +122,7 @@ def cmd_rulesets(args) -> int:
         game = get_game(name)
         rs = game.data.load()
         lo, hi = game.player_range(rs)
-        print(f"{name}: {game.title}  players {lo}-{hi}  bots {', '.join(game.bots)}  hash {rs.hash}")
+        print(f"{name}: {game.title}  players {lo}-{hi}  bots {', '.join(bot_names(name))}  hash {rs.hash}")
         print(f"  variants: {', '.join(rs.variants)}")
         print(f"  {game.faction_label}s: {', '.join(game.factions(rs))}")
         print("  parameters (value, source):")
@@ -135,7 +136,7 @@ def cmd_rulesets(args) -> int:
 
 def _print_summary(summary, game, rs, spec, elapsed: float) -> None:
     d = summary.to_dict()
-    print(f"{rs.id} (hash {rs.hash})  players {spec.players}  bots {','.join(spec.bots)}  seed {spec.seed}")
+    print(f"{rs.id} (hash {rs.hash})  players {spec.players}  bots {','.join(b.name for b in spec.bots)}  seed {spec.seed}")
     print(f"{d['games']} games in {elapsed:.2f} s ({d['games'] / max(elapsed, 1e-9):,.0f} games/s)")
     print()
     print(f"{'seat':<14}{'win rate':>9}   95% interval")
@@ -192,7 +193,7 @@ def cmd_run(args) -> int:
             tally.write_parquet(out_tmp / "tallies.parquet")
             manifest = {
                 "command": "run", "ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash,
-                "players": spec.players, "bots": list(spec.bots),
+                "players": spec.players, "bots": [b.name for b in spec.bots],
                 "factions": None if spec.factions is None else list(spec.factions),
                 "seed": spec.seed, "games": args.games, "batch_size": args.batch_size, "jobs": args.jobs,
                 "overrides": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rs.overrides.items()},
@@ -211,7 +212,7 @@ def cmd_run(args) -> int:
     if args.format == "json":
         d = summary.to_dict()
         print(json.dumps({"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "seed": spec.seed,
-                          "players": spec.players, "bots": list(spec.bots), "games": d["games"],
+                          "players": spec.players, "bots": [b.name for b in spec.bots], "games": d["games"],
                           "seats": d["seats"], "factions": d["factions"], "bots_table": d["bots"],
                           "mean_rounds": d["mean_rounds"], "sd_rounds": d["sd_rounds"],
                           "end_reasons": d["end_reasons"], "balance": d["balance"],
@@ -254,7 +255,7 @@ def cmd_replay(args) -> int:
 
 def cmd_bench(args) -> int:
     import numpy as np
-    from simcore.runner import check_spec
+    from .lineup import run_spec
     for flag, value in (("--games", args.games), ("--ref-games", args.ref_games),
                         ("--batch-size", args.batch_size), ("--jobs", args.jobs)):
         if value < 1:
@@ -266,7 +267,7 @@ def cmd_bench(args) -> int:
     for name in names:
         game = get_game(name)
         rs = game.data.load(args.variant)
-        spec = check_spec(rs, args.bots, args.players, None, args.seed)
+        spec = run_spec(rs, args.bots, args.players, None, args.seed)
         bots = list(spec.bots)
         game.play_batch(rs, spec.players, bots, args.seed, np.arange(200))  # warm up
         t0 = time.process_time()
@@ -284,7 +285,7 @@ def cmd_bench(args) -> int:
         ref_cpu = time.process_time() - t0
         b_rate = args.games / max(batch_cpu, 1e-9)
         r_rate = args.ref_games / max(ref_cpu, 1e-9)
-        rows.append({"ruleset": name, "variant": args.variant, "players": spec.players, "bots": bots,
+        rows.append({"ruleset": name, "variant": args.variant, "players": spec.players, "bots": [b.name for b in bots],
                      "batch_games": args.games, "batch_size": args.batch_size,
                      "batch_games_per_cpu_second": b_rate, "batch_wall_seconds": batch_wall,
                      "reference_games": args.ref_games, "reference_games_per_cpu_second": r_rate,
@@ -302,7 +303,7 @@ def cmd_bench(args) -> int:
         for name in names:
             game = get_game(name)
             rs = game.data.load(args.variant)
-            spec = check_spec(rs, args.bots, args.players, None, args.seed)
+            spec = run_spec(rs, args.bots, args.players, None, args.seed)
             w0 = time.perf_counter()
             n = 0
             for a, b, g, t in iter_chunks(spec, args.scale, args.batch_size, args.jobs):

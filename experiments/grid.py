@@ -19,7 +19,9 @@ import numpy as np
 from simcore.errors import UserError
 from simcore.games import get_game
 from simcore.ruleset import Ruleset
-from simcore.runner import RunSpec, check_spec
+from simcore.runner import RunSpec
+
+from .lineup import run_spec
 
 from .config import Axis, SweepConfig
 
@@ -50,7 +52,7 @@ class Point:
         rs = self.ruleset
         return {"index": self.index, "labels": self.labels, "variant": self.variant, "data": self.data,
                 "overrides": self.overrides, "edits": list(self.edits), "players": self.spec.players,
-                "bots": list(self.spec.bots),
+                "bots": [b.name for b in self.spec.bots],
                 "factions": None if self.spec.factions is None else list(self.spec.factions),
                 "seed": self.spec.seed, "replicate": self.replicate, "ablated": self.ablated,
                 "base": self.base, "track": list(self.track),
@@ -245,7 +247,7 @@ def _spec(cfg: SweepConfig, rs: Ruleset, lineup, players: int, seed: int, where:
     if factions is not None and len(factions) == 1 and players > 1:
         factions = factions * players
     try:
-        return check_spec(rs, list(lineup), players, factions, seed)
+        return run_spec(rs, list(lineup), players, factions, seed)
     except UserError as e:
         key = {"players": "players", "bots": "bots"}.get(e.key or "", "factions")
         raise UserError(f"{e.message} (at point {where})", file=cfg.file, key=key) from None

@@ -36,7 +36,7 @@ class RunSpec:
 
     ruleset: Ruleset
     players: int
-    bots: tuple[str, ...]
+    bots: tuple                       # one bot object per seat (BotLike: .name, .batch_policy)
     seed: int
     factions: tuple | None = None     # per seat: a faction name or None (random)
 
@@ -47,27 +47,23 @@ class Results:
     tallies: pl.DataFrame
 
 
-def check_spec(ruleset: Ruleset, bots: Sequence[str] | str | None, players: int,
-               factions=None, seed: int = 0) -> RunSpec:
-    """Validate players, bots and factions; return a RunSpec (UserError on bad input)."""
+def check_spec(ruleset: Ruleset, bots, players: int, factions=None, seed: int = 0) -> RunSpec:
+    """Validate players, bots and factions; return a RunSpec (UserError on bad input).
+
+    `bots`: one bot object per seat (strategies.registry.make_bots turns names into them;
+    simcore never resolves a bot name itself).
+    """
     game = get_game(ruleset.game)
     lo, hi = game.player_range(ruleset)
     if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
         raise UserError(f"player count must be between {lo} and {hi} for {ruleset.game}, got {players}",
                         key="players")
-    if bots is None:
-        bots = [game.default_bot]
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
     bots = list(bots)
-    if len(bots) == 1:
-        bots = bots * players
     if len(bots) != players:
-        raise UserError(f"give one bot for every seat or one for all; got {len(bots)} for {players} players",
-                        key="bots")
+        raise UserError(f"give one bot for every seat; got {len(bots)} for {players} players", key="bots")
     for b in bots:
-        if b not in game.bots:
-            raise UserError(f"unknown bot {b!r}; bots for {ruleset.game}: {', '.join(game.bots)}", key="bots")
+        if getattr(b, "game", ruleset.game) != ruleset.game or not hasattr(b, "batch_policy"):
+            raise UserError(f"{b!r} is not a bot for {ruleset.game}", key="bots")
     if factions is not None and not game.has_factions and any(f not in (None, "", "random") for f in factions):
         raise UserError(f"{ruleset.game} has no factions to choose (every seat plays the same)", key="factions")
     if factions is not None:
@@ -126,7 +122,7 @@ def games_frame(spec: RunSpec, idx: np.ndarray, out: dict) -> pl.DataFrame:
     fac = np.asarray(out["faction"], dtype=np.int64)
     score = np.asarray(out["score"])
     for s in range(spec.players):
-        cols[f"s{s}_bot"] = pl.Series([spec.bots[s]] * n, dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical)
+        cols[f"s{s}_bot"] = pl.Series([spec.bots[s].name] * n, dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical)
         cols[f"s{s}_faction"] = pl.Series(np.asarray(factions, dtype=object)[fac[:, s]].tolist(),
                                           dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Categorical)
         cols[f"s{s}_score"] = pl.Series(score[:, s].astype(np.int16))
@@ -200,6 +196,8 @@ def iter_chunks(spec: RunSpec, games: int, batch_size: int = DEFAULT_BATCH, jobs
 def simulate(ruleset: Ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0,
              jobs: int = 1, batch_size: int = DEFAULT_BATCH, factions=None) -> Results:
     """Play `games` games (indices 0..games-1 of `seed`) and return all rows.
+
+    `bots`: one bot object per seat (see check_spec); experiments.api.simulate takes names.
 
     Use iter_chunks to stream very large runs instead of holding every row.
     """

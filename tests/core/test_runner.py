@@ -7,7 +7,7 @@ import pytest
 
 from experiments.cli import main
 from simcore.games.evolversi.schema import GAME_DATA
-from simcore.runner import simulate
+from experiments.api import simulate
 
 
 def _rows(folder):

@@ -2,7 +2,7 @@
 animal wins more than 30% of four-player games. Measured with the tool itself."""
 from reports.summary import RunSummary
 from simcore.games.evolversi.schema import GAME_DATA
-from simcore.runner import simulate
+from experiments.api import simulate
 
 
 def test_default_four_player_greedy_games_last_8_to_15_rounds_and_no_animal_wins_over_30_percent():

@@ -56,7 +56,7 @@ def test_replicates_repeat_the_grid_with_independent_seeds(write_config):
 def test_bot_permutations_cover_every_seat_order_once(write_config):
     points = expand(load_config(write_config(BASE + "players = 3\nbots = ['greedy', 'random', 'random']\n"
                                                      "bot_permutations = true\n")))
-    lineups = [p.spec.bots for p in points]
+    lineups = [tuple(b.name for b in p.spec.bots) for p in points]
     assert lineups == [("greedy", "random", "random"), ("random", "greedy", "random"),
                        ("random", "random", "greedy")]
 

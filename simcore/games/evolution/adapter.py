@@ -10,19 +10,10 @@ from .ruleset import GAME as GAME_DATA, compile_rules
 from .traits import TRAITS
 
 
-def _bot_objects(names):
-    from strategies.evolution.greedy import Greedy
-    from strategies.evolution.random_bot import RandomBot
-    from strategies.evolution.silly import Silly
-    table = {"greedy": Greedy, "silly": Silly, "random": RandomBot}
-    return [table[n]() for n in names]
-
-
 class EvolutionGame:
     name = "evolution"
     title = "Evolution (North Star Games)"
     data = GAME_DATA
-    bots = ("greedy", "random", "silly")
     default_bot = "greedy"
     has_factions = False
     faction_label = "seat"             # no factions: the seat (turn order at setup) is the asymmetry
@@ -62,15 +53,20 @@ class EvolutionGame:
         from .game import play_batch
         rules, cards = compile_rules(rs)
         games = np.asarray(games, dtype=np.int64)
-        out = play_batch(rules, cards, players, _bot_objects(bots), seed, games)
+        out = play_batch(rules, cards, players, [b.batch_policy(rs) for b in bots], seed, games)
         return self._common(out, len(games), players)
 
     def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
         from .reference import play_one
         rules, cards = compile_rules(rs)
-        out = play_one(rules, cards, players, _bot_objects(bots), seed, int(game), log=log)
+        out = play_one(rules, cards, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed,
+                       int(game), log=log)
         common = self._common({k: [v] for k, v in out.items() if k != "game"}, 1, players)
         return {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in common.items()}
+
+    def warmup(self, rs, bots) -> None:
+        """Compile the batch engine and these bots (once; later runs load the cache)."""
+        self.play_batch(rs, len(bots), bots, 0, [0])
 
     def run_state(self, engine, rs, state, bots, seed, game, until, choices=None, log=None):
         raise UserError("scenario files are not supported for evolution yet; use the conformance harness")

@@ -12,7 +12,6 @@ class EvolversiGame:
     name = "evolversi"
     title = "Barbascura X: Evolversi Male"
     data = GAME_DATA
-    bots = ("random", "greedy")
     default_bot = "greedy"
     has_factions = True
     faction_label = "animal"           # what a seat plays as
@@ -53,17 +52,20 @@ class EvolversiGame:
     def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
         """Play games on the batch engine; return the common outcome arrays."""
         from .rules import play_batch
-        out = play_batch(rs, players, bots, seed, np.asarray(games, dtype=np.int64), animals=factions)
+        out = play_batch(rs, players, [b.batch_policy(rs) for b in bots], seed, np.asarray(games, dtype=np.int64), animals=factions)
         return {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
                 "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
                 "extra": {"fourth_round": out["fourth_round"]}}
 
     def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
         from .reference import play_one
-        out = play_one(rs, players, bots, seed, game, animals=factions, log=log)
+        out = play_one(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game, animals=factions, log=log)
         return {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
                 "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
                 "extra": {"fourth_round": out["fourth_round"]}}
+
+    def warmup(self, rs, bots) -> None:
+        """The numpy batch engine compiles nothing."""
 
     def run_state(self, engine: str, rs, state, bots, seed, game, until, choices=None, log=None):
         if engine == "batch":
