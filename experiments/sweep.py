@@ -179,6 +179,17 @@ def _dask_client(jobs: int, scheduler: str | None, processes: bool):
     return Client(cluster), cluster
 
 
+def warm_up(specs) -> None:
+    """Build each compiled engine once, here in the parent, before work fans out to workers
+    (which then load the build from the cache instead of compiling it again each)."""
+    seen = set()
+    for spec in specs:
+        key = (spec.ruleset.game, tuple(b.name for b in spec.bots))
+        if key not in seen:
+            seen.add(key)
+            get_game(spec.ruleset.game).warmup(spec.ruleset, spec.bots)
+
+
 def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
             dask_processes: bool = True, play: Callable = play_chunk) -> Iterator[tuple]:
     """Run (point, spec, start, stop, track) tasks; yield (point, start, stop, games, tallies) as they finish."""
@@ -189,6 +200,7 @@ def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler:
             yield _task(play, *t)
         return
     from joblib import Parallel, delayed, parallel_config
+    warm_up([t[1] for t in tasks])
     calls = (delayed(_task)(play, *t) for t in tasks)
     if backend == "loky":
         yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(calls)

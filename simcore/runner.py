@@ -187,6 +187,8 @@ def iter_chunks(spec: RunSpec, games: int, batch_size: int = DEFAULT_BATCH, jobs
             yield a, b, g, t
         return
     from joblib import Parallel, delayed
+    # Compile once here, before the workers start: they load the build from the cache.
+    get_game(spec.ruleset.game).warmup(spec.ruleset, spec.bots)
     with Parallel(n_jobs=jobs, backend=backend, return_as="generator") as par:
         results = par(delayed(run_chunk)(spec, a, b) for a, b in bounds)
         for (a, b), (g, t) in zip(bounds, results):
