@@ -18,6 +18,7 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+import difflib
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -196,6 +197,14 @@ def parse_params(path: Path) -> tuple[dict, dict[str, Param]]:
     return doc.get("game", {}), specs
 
 
+def unknown_parameter(name: str, specs) -> str:
+    """'unknown parameter' with the closest known name, or all of them when none is close."""
+    close = difflib.get_close_matches(str(name), list(specs), n=3)
+    if close:
+        return f"unknown parameter; did you mean {', '.join(close)}?"
+    return f"unknown parameter; known parameters: {', '.join(sorted(specs))}"
+
+
 def overlay_params(path: Path, specs: dict[str, Param], game: str) -> dict[str, Param]:
     """A designer's params.toml over the built-in parameters.
 
@@ -213,8 +222,7 @@ def overlay_params(path: Path, specs: dict[str, Param], game: str) -> dict[str, 
     out = dict(specs)
     for name, spec in _table(doc, "params", file).items():
         if name not in specs:
-            raise UserError(f"unknown parameter; known parameters: {', '.join(sorted(specs))}",
-                            file=file, key=f"params.{name}")
+            raise UserError(unknown_parameter(name, specs), file=file, key=f"params.{name}")
         if isinstance(spec, dict):
             bad = set(spec) - PARAM_KEYS
             if bad:
@@ -240,8 +248,7 @@ def parse_override(specs: Mapping[str, Param], text: str) -> tuple[str, Any]:
         raise UserError(f"--set expects name=value, got {text!r}")
     name, raw = (s.strip() for s in text.split("=", 1))
     if name not in specs:
-        raise UserError(f"unknown parameter; known parameters: {', '.join(sorted(specs))}",
-                        key=name)
+        raise UserError(unknown_parameter(name, specs), key=name)
     p = specs[name]
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
@@ -328,8 +335,7 @@ class GameData:
         overrides = dict(overrides or {})
         for name, value in overrides.items():
             if name not in specs:
-                raise UserError(f"unknown parameter; known parameters: {', '.join(sorted(specs))}",
-                                key=name)
+                raise UserError(unknown_parameter(name, specs), key=name)
             values[name] = _check_value(specs[name], value, {})
         resolved = {n: Param(**{**p.__dict__, "value": values[n]}) for n, p in specs.items()}
         tables = {}

@@ -28,6 +28,7 @@ from .games import get_game
 from .ruleset import Ruleset
 
 DEFAULT_BATCH = 20_000
+MAX_SEED = 2**63 - 1               # seeds are hashed as 64-bit words (simcore.rng)
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,8 @@ def check_spec(ruleset: Ruleset, bots, players: int, factions=None, seed: int = 
             raise UserError(f"each {game.faction_label} can be chosen only once", key=game.faction_label + "s")
         if all(f is None for f in factions):
             factions = None
-    if not isinstance(seed, int) or seed < 0:
-        raise UserError(f"seed must be a non-negative whole number, got {seed!r}", key="seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise UserError(f"seed must be a whole number from 0 to {MAX_SEED} (2**63 - 1), got {seed!r}", key="seed")
     return RunSpec(ruleset, players, tuple(bots), seed, None if factions is None else tuple(factions))
 
 

@@ -73,6 +73,10 @@ class Game(Protocol):
     def play_one(self, rs, players: int, bots: Sequence[BotLike], seed: int, game: int,
                  factions=None, log=None) -> Outcome: ...
 
+    def new_state(self, rs, players: int, bots: Sequence[BotLike], seed: int, game: int,
+                  factions=None) -> dict:
+        """The JSON state (state_io) of game `game` of run `seed` just after setup."""
+
     def run_state(self, engine: str, rs, state: dict, bots: Sequence[BotLike] | None, seed: int,
                   game: int, until: str, choices=None, log=None) -> tuple[dict, dict]:
         """Play a JSON game state forward on `engine` ("batch" or "reference") to `until`."""
