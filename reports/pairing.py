@@ -1,0 +1,91 @@
+"""Is a paired comparison really paired? Figures for two runs of the same game indices.
+
+Every sweep point plays the same game indices from the same per-game streams (common
+random numbers), so point B's game k is "the same game" as point A's game k *as far as
+the rules let it be*. Whether that holds is measured, not assumed:
+
+- `identical`: the share of games whose outcome (every seat's win share and score) is the
+  same at both points. For a rule change, 1 - identical is the share of games the change
+  touched ("this rule change touched 0.1% of games").
+- `correlation`: Pearson correlation of a seat's win share at A and at B over the
+  (game, seat) pairs. Near 0: B's games are different games (e.g. removing a card
+  reshuffled every deck), and "the same games without it" is not a fair description.
+- `identical_unused`: given per-game flags "the entity was used in this game at A", the
+  share of games *where it was not used* whose outcome is identical. A knockout cannot
+  change a game in which the entity played no part, so below PAIRED_MIN the pairing is
+  broken (the change reached games it had no business reaching).
+
+`holds`: the pairing holds when `identical_unused` >= PAIRED_MIN where use flags exist,
+else when `correlation` >= PAIRED_CORRELATION. A result may be called causal only for
+games where it holds (docs/metrics.md, section "Pairing").
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from .stats import wilson
+
+# A game in which the entity played no part must come out identical. 0.99 allows for a
+# rare knock-on (e.g. a tie-break that reads a count) while a reshuffle fails it at once.
+PAIRED_MIN = 0.99
+# Without use flags: a seat's result at A must still predict it at B. 0.5 halves the
+# variance of a difference against independent games; unpaired designs give about 0.
+PAIRED_CORRELATION = 0.5
+
+
+def seats_of(games: pl.DataFrame) -> list[int]:
+    return sorted(int(c[1:-6]) for c in games.columns if c.startswith("s") and c.endswith("_share"))
+
+
+def _joined(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
+    keep = ["game"] + [c for c in a.columns if c.endswith(("_share", "_score"))]
+    if a.height != b.height or not a["game"].sort().equals(b["game"].sort()):
+        raise ValueError("a paired comparison needs the same game indices at both points")
+    return a.select(keep).join(b.select(keep), on="game", suffix="_b")
+
+
+def pairing(a: pl.DataFrame, b: pl.DataFrame, used: np.ndarray | None = None) -> dict:
+    """Pairing figures of point b against point a (per-game rows of the same game indices).
+
+    `used`: optional (games,) bool, aligned with `a` sorted by game: the entity was used.
+    """
+    j = _joined(a.sort("game"), b.sort("game")).sort("game")
+    seats = seats_of(a)
+    same = np.ones(j.height, bool)
+    for s in seats:
+        for col in (f"s{s}_share", f"s{s}_score"):
+            same &= (j[col] == j[f"{col}_b"]).fill_null(True).to_numpy()
+    xa = np.concatenate([j[f"s{s}_share"].to_numpy() for s in seats])
+    xb = np.concatenate([j[f"s{s}_share_b"].to_numpy() for s in seats])
+    ok = ~(np.isnan(xa) | np.isnan(xb))
+    corr = (float(np.corrcoef(xa[ok], xb[ok])[0, 1])
+            if ok.sum() > 1 and xa[ok].std() > 0 and xb[ok].std() > 0 else math.nan)
+    p, lo, hi = wilson(same.sum(), len(same))
+    out = {"games": int(len(same)), "identical": float(p), "identical_lo": float(lo), "identical_hi": float(hi),
+           "changed": float(1 - p), "correlation": corr,
+           "identical_unused": math.nan, "unused_games": 0}
+    if used is not None:
+        unused = ~np.asarray(used, bool)
+        out["unused_games"] = int(unused.sum())
+        if unused.any():
+            out["identical_unused"] = float(same[unused].mean())
+    if out["unused_games"]:
+        out["holds"] = out["identical_unused"] >= PAIRED_MIN
+        out["rule"] = f"games without the entity identical >= {PAIRED_MIN:.0%}"
+    else:
+        out["holds"] = bool(corr >= PAIRED_CORRELATION) if not math.isnan(corr) else False
+        out["rule"] = f"correlation of paired seat results >= {PAIRED_CORRELATION}"
+    return out
+
+
+def describe(fig: dict) -> str:
+    """The figures in plain words, for a report line."""
+    head = (f"{fig['identical']:.1%} of {fig['games']:,} games identical, correlation of paired "
+            f"results {fig['correlation']:.2f}")
+    if fig["holds"]:
+        return head + f": the pairing holds ({fig['rule']}); the difference is caused by the change."
+    return head + (f": the pairing does NOT hold ({fig['rule']}); these are different games, so the "
+                   "difference is an association, not the effect of the change alone.")
