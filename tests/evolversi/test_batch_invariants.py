@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from evolversi_kit import batch_policies, play_batch
 from simcore.games.evolversi import rules
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
@@ -23,15 +24,15 @@ def _same(a: dict, b: dict):
 def test_same_games_whatever_the_batch(bots, monkeypatch):
     rs = _ruleset("advanced-genetics")
     games = np.arange(1000, dtype=np.int64)
-    whole = rules.play_batch(rs, 4, bots, SEED, games)
+    whole = play_batch(rs, 4, bots, SEED, games)
     monkeypatch.setattr(rules, "BATCH_SIZE", 7)
-    sevens = rules.play_batch(rs, 4, bots, SEED, games[:42])
+    sevens = play_batch(rs, 4, bots, SEED, games[:42])
     monkeypatch.setattr(rules, "BATCH_SIZE", 333)
-    chunks = rules.play_batch(rs, 4, bots, SEED, games)
+    chunks = play_batch(rs, 4, bots, SEED, games)
     _same(whole, chunks)
     _same({k: v[:42] for k, v in whole.items()}, sevens)
     pick = np.random.default_rng(0).permutation(1000)[:200]
-    subset = rules.play_batch(rs, 4, bots, SEED, games[pick])
+    subset = play_batch(rs, 4, bots, SEED, games[pick])
     _same({k: v[pick] for k, v in whole.items()}, subset)
 
 
@@ -71,7 +72,7 @@ def test_conservation_and_bounds_every_phase(variant, players, bots):
     rs = _ruleset(variant)
     tb = tables_for(rs, players)
     st = empty_state(rs, tb, np.arange(60, dtype=np.int64))
-    run = rules._Run(rs, tb, st, bots, SEED)
+    run = rules._Run(rs, tb, st, batch_policies(rs, bots, players), SEED)
     rules._setup(run, [None] * players)
     _check_invariants(run)
     for _ in range(rs["max_rounds"]):
@@ -95,7 +96,7 @@ def test_conservation_and_bounds_every_phase(variant, players, bots):
 def test_every_game_ends_on_the_track_or_stalls(variant, players):
     rs = _ruleset(variant)
     for bots in (["greedy"] * players, ["random"] * players):
-        out = rules.play_batch(rs, players, bots, SEED, np.arange(200))
+        out = play_batch(rs, players, bots, SEED, np.arange(200))
         track = out["end_reason"] == 0
         assert ((out["end_reason"] == 0) | (out["end_reason"] == 1)).all()
         assert (out["winner"][track].sum(axis=1) >= 1).all()
@@ -113,14 +114,14 @@ def test_every_game_ends_on_the_track_or_stalls(variant, players):
 
 def test_stalled_games_end_at_the_round_cap():
     rs = _ruleset(max_rounds=3)
-    out = rules.play_batch(rs, 4, ["random"] * 4, SEED, np.arange(200))
+    out = play_batch(rs, 4, ["random"] * 4, SEED, np.arange(200))
     assert (out["rounds"] == 3).all() and (out["end_reason"] == 1).all()
     assert not out["winner"].any()
 
 
 def test_fixed_animals_are_kept():
     rs = _ruleset()
-    out = rules.play_batch(rs, 3, ["greedy"] * 3, SEED, np.arange(50), animals=["Orca", None, "Panda"])
+    out = play_batch(rs, 3, ["greedy"] * 3, SEED, np.arange(50), animals=["Orca", None, "Panda"])
     names = [a["name"] for a in rs.tables["animals"]]
     assert (out["animal"][:, 0] == names.index("Orca")).all()
     assert (out["animal"][:, 2] == names.index("Panda")).all()
@@ -130,7 +131,7 @@ def test_fixed_animals_are_kept():
 @pytest.mark.parametrize("kwargs,msg", [
     (dict(players=1, bots=["greedy"]), "plays with"),
     (dict(players=4, bots=["greedy"] * 3), "one bot per seat"),
-    (dict(players=2, bots=["greedy", "clever"]), "unknown Evolversi bot"),
+    (dict(players=2, bots=["greedy", "clever"]), "unknown bot 'clever'"),
     (dict(players=2, bots=["greedy"] * 2, animals=["Orca", "Orca"]), "two seats"),
     (dict(players=2, bots=["greedy"] * 2, animals=["Dodo", None]), "unknown animal"),
     (dict(players=2, bots=["greedy"] * 2, animals=["Sea Cucumber", None]), "not in play"),
@@ -138,4 +139,4 @@ def test_fixed_animals_are_kept():
 def test_bad_requests_are_user_errors(kwargs, msg):
     from simcore.errors import UserError
     with pytest.raises(UserError, match=msg):
-        rules.play_batch(_ruleset(), seed=1, games=np.arange(3), **kwargs)
+        play_batch(_ruleset(), seed=1, games=np.arange(3), **kwargs)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from simcore.errors import UserError
+from evolversi_kit import batch_policies, batch_run_state, play_batch
 from simcore.games.evolversi import rules
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
@@ -16,7 +17,7 @@ def _seat(animal, **kw):
 
 def _run(state, until, choices, bots=None, rs=RS):
     players = len(state["seats"])
-    return rules.run_state(rs, state, bots or ["script"] * players, 1, 0, until, choices)
+    return batch_run_state(rs, state, bots, 1, 0, until, choices)
 
 
 def test_fury_example_wraps_to_zero_and_scores_a_point():
@@ -162,12 +163,12 @@ def test_state_dump_and_load_continue_the_same_game():
     players, bots, seed = 4, ["random", "greedy", "random", "greedy"], 11
     rs = GAME_DATA.load("advanced-genetics")
     tb = tables_for(rs, players)
-    whole = rules.play_batch(rs, players, bots, seed, np.arange(12))
+    whole = play_batch(rs, players, bots, seed, np.arange(12))
     for game in range(12):
-        run = rules._Run(rs, tb, empty_state(rs, tb, np.array([game])), bots, seed)
+        run = rules._Run(rs, tb, empty_state(rs, tb, np.array([game])), batch_policies(rs, bots, players), seed)
         rules._setup(run, [None] * players)
         state, outcome = rules._dump_state(run), None
         while outcome is None:
-            state, outcome = rules.run_resolved(rs, tb, state, bots, seed, game, "round")
+            state, outcome = rules.run_resolved(rs, tb, state, batch_policies(rs, bots, players), seed, game, "round")
         for k, v in outcome.items():
             np.testing.assert_array_equal(np.asarray(v), whole[k][game], err_msg=f"game {game} {k}")

@@ -1,7 +1,7 @@
 """The rulebook's worked examples, replayed on the reference engine from small states."""
 from simcore import rng
 from simcore.games.evolversi.components import components
-from simcore.games.evolversi.reference import run_state
+from evolversi_kit import ref_run_state as run_state
 from simcore.games.evolversi.schema import GAME_DATA
 
 RS = GAME_DATA.load()

@@ -18,8 +18,6 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from strategies.evolversi.reference_bots import make_bot
-
 from ... import rng
 from ...errors import UserError
 from ...ruleset import Ruleset
@@ -111,20 +109,19 @@ class Game:
     def new(cls, rs: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> "Game":
         """A game freshly set up (contract section 3)."""
         _check_players(rs, players)
-        g = cls(rs, players, _make_bots(rs, bots, players, None), seed, game, log)
+        g = cls(rs, players, _check_bots(bots, players), seed, game, log)
         g.setup(animals)
         return g
 
     @classmethod
-    def from_state(cls, rs: Ruleset, state: dict, bots, seed: int, game: int, choices=None,
-                   log=None) -> "Game":
+    def from_state(cls, rs: Ruleset, state: dict, bots, seed: int, game: int, log=None) -> "Game":
         """A game loaded from a state dict with card names (contract section 10)."""
         seats = state.get("seats") if isinstance(state, dict) else None
         if not isinstance(seats, list):
             raise UserError("a game state needs a list of seats", key="state.seats")
         players = len(seats)
         _check_players(rs, players)
-        g = cls(rs, players, _make_bots(rs, bots, players, choices), seed, game, log)
+        g = cls(rs, players, _check_bots(bots, players), seed, game, log)
         g.load(state_io.resolve(rs, g.comps, state))
         return g
 
@@ -862,22 +859,21 @@ def _check_players(rs: Ruleset, players) -> None:
         raise UserError(f"players must be a whole number in {lo}..{hi}, got {players!r}", key="players")
 
 
-def _make_bots(rs: Ruleset, bots, players: int, choices) -> list:
-    if bots is None:
-        bots = ["script"] * players
-    if isinstance(bots, str):
-        bots = [bots] * players
+def _check_bots(bots, players: int) -> list:
+    """One policy per seat, each with choose(decision, view) (decisions.py)."""
     bots = list(bots)
     if len(bots) != players:
-        raise UserError(f"needs one bot name per seat ({players}), got {len(bots)}: {bots}", key="bots")
-    choices = {int(k): v for k, v in (choices or {}).items()}
-    return [make_bot(name, rs, seat, choices.get(seat)) for seat, name in enumerate(bots)]
+        raise UserError(f"needs one bot per seat ({players}), got {len(bots)}", key="bots")
+    for s, b in enumerate(bots):
+        if not callable(getattr(b, "choose", None)):
+            raise TypeError(f"seat {s}: the reference engine needs a policy with choose(decision, view), got {b!r}")
+    return bots
 
 
 def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> dict:
     """Play game `game` of run `seed` from set-up to the end; return its outcome.
 
-    `bots`: one name per seat (random, greedy). `animals`: None (all random) or one
+    `bots`: one reference policy per seat (decisions.py). `animals`: None (all random) or one
     animal name (or None for random) per seat. `log`: a list that receives readable lines.
     Outcome fields (contract section 8): position, winner, rounds, end_reason (0 track,
     1 stalled), animal, fury, tokens, bought (P lists, one count per cards.csv row),
@@ -888,15 +884,14 @@ def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals
     return g.outcome()
 
 
-def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, choices=None,
-              log=None):
+def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, log=None):
     """Load a game state (cards by name), play on `until` "turn", "phase", "round" or "end",
     and return (the new state, cards by name; the outcome if the game has ended, else None).
 
-    `choices` = {seat: [{"kind": KIND, "option": i}, ...]} for seats played by `script`.
+    `bots`: one reference policy per seat (a scenario's choices live in its script policies).
     """
     if until not in UNTIL:
         raise UserError(f"until must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
-    g = Game.from_state(ruleset, state, bots, seed, game, choices, log)
+    g = Game.from_state(ruleset, state, bots, seed, game, log)
     g.play(until)
     return g.to_state(), (g.outcome() if g.ended else None)

@@ -16,13 +16,11 @@ from dataclasses import fields
 
 import numpy as np
 
-from strategies.evolversi import batch_bots as bots_mod
-from strategies.evolversi.batch_bots import GREEDY, RANDOM
-
 from ... import rng
 from ...errors import UserError
 from ...ruleset import Ruleset
 from . import state_io
+from .decisions import BatchDecision
 from .state import COND, PKIND, TARGET, TRIGGER, VERB, State, Tables, empty_state, tables_for
 
 KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK = 1, 2, 3, 4, 5, 6
@@ -57,9 +55,6 @@ _VERB_LOSE_POINTS = _verb_mask("lose_points")
 _TOKEN_VERBS = _verb_mask("gain_tokens", "lose_tokens", "steal_tokens")
 _FURY_VERBS = _verb_mask("gain_fury", "copy_fury", "lose_fury")
 _POINT_VERBS = _verb_mask("gain_points", "lose_points")
-_VERB_HURTS = _verb_mask("lose_points", "lose_tokens", "lose_fury", "steal_tokens")   # IGNORE_EVENT
-_VERB_TAKE_TOKENS = _verb_mask("steal_tokens", "lose_tokens")                          # TARGET kinds
-_VERB_HURT_PAWN = _verb_mask("lose_points", "lose_fury")
 _WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
 
 
@@ -169,7 +164,7 @@ def _effects_first(H: int) -> np.ndarray:
 class _Run:
     """One batch being played: the state plus the engine's position in the round."""
 
-    def __init__(self, rs: Ruleset, tb: Tables, st: State, bots, seed: int, script=None):
+    def __init__(self, rs: Ruleset, tb: Tables, st: State, bots, seed: int):
         self.rs, self.tb, self.st, self.seed = rs, tb, st, seed
         self.P = tb.players
         self.L = rs["track_length"]
@@ -178,10 +173,13 @@ class _Run:
         self.M = rs["market_spaces"]
         self.m = min(self.P + rs["market_extra"], self.M)
         self.costs = np.array(rs["market_costs"][:self.M], np.int16)
-        self.bot = np.array([bots_mod.BOT_CODES[b] for b in bots], np.int8)
-        self.bot_kinds = sorted(set(self.bot.tolist()))
-        self.all_greedy = self.bot_kinds == [GREEDY]
-        self.script = script or {}
+        # each seat's policy; seats sharing one policy object are asked together
+        self.policies = []
+        for p in bots:
+            if not any(p is q for q in self.policies):
+                self.policies.append(p)
+        self.seat_policy = np.array([next(i for i, q in enumerate(self.policies) if q is p) for p in bots])
+        self.count_decisions = any(getattr(p, "uses_keys", True) for p in self.policies)
         self.rnd = 1
         self.phase = "play"
         self.turn = 0
@@ -261,56 +259,35 @@ class _Run:
             self._bot_keys = cached = (self.rnd, st.games, keys)
         return cached[2]
 
-    def decide(self, kind: str, g, seat, n=None, valid=None, greedy=None) -> np.ndarray:
-        """Ask the seats `seat` (one per game of g) a decision; returns the option chosen.
+    def decide(self, kind: str, g, seat, n=None, valid=None, info=None, shared=None) -> np.ndarray:
+        """Ask the seats `seat` (one per game of g) a decision; returns the choice per game.
 
         Options are either 0..n-1 (n per game) or the True columns of `valid` (G, K), in
-        order; then the returned value is a column. `greedy()` gives the greedy bot's answer
-        for every game of g. The seat's decision counter advances in every case (it only
-        addresses random draws, so an all-greedy batch does not keep it).
+        order; then the returned value is a column (decisions.py). Each seat's policy is
+        called once for the games where it decides. The seat's decision counter advances
+        in every case, unless no policy reads the decision keys.
         """
-        if self.all_greedy:
-            return greedy()
-        st = self.st
-        gi = g * self.P + seat
-        cf = st.counter.reshape(-1)
-        d = cf.take(gi)
-        cf[gi] = d + 1
+        G = len(g)
+        seat = np.broadcast_to(np.asarray(seat, np.int64), (G,))
         if valid is not None:
             n = valid.sum(axis=1)
-        n = np.broadcast_to(np.asarray(n, np.int64), (len(g),))
-        kinds = self.bot_kinds if len(self.bot_kinds) == 1 else None
-        code = self.bot[seat]
-        choice = np.zeros(len(g), np.int64)
-        for k in (kinds or sorted(set(code.tolist()))):
-            sel = slice(None) if kinds else code == k
-            if k == GREEDY:
-                choice[sel] = greedy()[sel]
-                continue
-            if k == RANDOM:
-                r = bots_mod.random_choice_keyed(self.bot_keys().take(gi[sel]), d[sel], n[sel])
-            else:
-                r = self._scripted(kind, seat[sel], n[sel])
-            choice[sel] = r if valid is None else bots_mod.nth_valid(valid[sel], r)
+        n = np.broadcast_to(np.asarray(n, np.int64), (G,))
+        seat_key = d = None
+        if self.count_decisions:
+            gi = g * self.P + seat
+            cf = self.st.counter.reshape(-1)
+            d = cf.take(gi)
+            cf[gi] = d + 1
+            seat_key = self.bot_keys().take(gi)
+        q = BatchDecision(kind, g, seat, n, valid, self, info or {}, shared or {}, seat_key, d)
+        if len(self.policies) == 1:
+            return np.asarray(self.policies[0].choose(q), np.int64)
+        who = self.seat_policy.take(seat)
+        choice = np.zeros(G, np.int64)
+        for i in np.unique(who).tolist():
+            sel = np.flatnonzero(who == i)
+            choice[sel] = self.policies[i].choose(q.subset(sel))
         return choice
-
-    def _scripted(self, kind, seats, n):
-        out = np.zeros(len(seats), np.int64)
-        for i, (s, k) in enumerate(zip(seats.tolist(), n.tolist())):
-            queue = self.script.get(s, [])
-            if not queue:
-                raise UserError(f"seat {s} has no scripted choice left for its {kind} decision "
-                                f"({k} options)", key=f"choices.{s}")
-            c = queue.pop(0)
-            if str(c.get("kind", "")).upper() != kind.upper():
-                raise UserError(f"seat {s}: the next decision is {kind} ({k} options), the script "
-                                f"says {c.get('kind')!r}", key=f"choices.{s}")
-            opt = c.get("option")
-            if not isinstance(opt, int) or not 0 <= opt < k:
-                raise UserError(f"seat {s}: {kind} option must be 0..{k - 1}, got {opt!r}",
-                                key=f"choices.{s}")
-            out[i] = opt
-        return out
 
     # ----------------------------------------------------------------- piles
 
@@ -621,15 +598,8 @@ class _Run:
         return self._others.take(a, axis=0)
 
     def choose_target(self, g, a, verb) -> np.ndarray:
-        st = self.st
         opts = self.others(a)
-
-        def greedy():
-            kind = np.where(_VERB_TAKE_TOKENS[verb], 0, np.where(_VERB_HURT_PAWN[verb], 1, 2))
-            idx = (g * self.P)[:, None] + opts
-            return bots_mod.greedy_target(kind, st.tokens.reshape(-1).take(idx), st.pos.reshape(-1).take(idx))
-
-        pick = self.decide("TARGET", g, a, n=self.P - 1, greedy=greedy)
+        pick = self.decide("TARGET", g, a, n=self.P - 1, info={"verb": verb, "options": opts})
         return opts[np.arange(len(g)), pick]
 
     def ignore_event(self, g, verb, T) -> np.ndarray:
@@ -639,9 +609,7 @@ class _Run:
         hit = _any_cols(T == holder[:, None])
         if hit.any():
             h = np.flatnonzero(hit)
-            hurts = _VERB_HURTS[verb[h]]
-            ignore = self.decide("IGNORE_EVENT", g[h], holder[h], n=2,
-                                 greedy=lambda: bots_mod.greedy_ignore_event(hurts)) == 1
+            ignore = self.decide("IGNORE_EVENT", g[h], holder[h], n=2, info={"verb": verb[h]}) == 1
             rows = h[ignore]
             T[rows] = np.where(T[rows] == holder[rows, None], -1, T[rows])
         return T
@@ -650,17 +618,17 @@ class _Run:
         market = self.st.market.take(g, axis=0)
         occupied = market >= 0
         valid = occupied[:, self.pairs[:, 0]] & occupied[:, self.pairs[:, 1]]
-        return valid, self.tb.v_buy[market]
+        return valid, market
 
     def swap_market(self, g, a):
         st = self.st
-        valid, buy = self.market_pairs(g)
+        valid, market = self.market_pairs(g)
         can = _any_cols(valid) if valid.shape[1] else np.zeros(len(g), bool)
         if not can.any():
             return
-        g, a, valid, buy = g[can], a[can], valid[can], buy[can]
-        col = self.decide("SWAP_MARKET", g, a, valid=valid,
-                          greedy=lambda: bots_mod.greedy_swap_market(buy, self.pairs, valid))
+        g, a, valid, market = g[can], a[can], valid[can], market[can]
+        col = self.decide("SWAP_MARKET", g, a, valid=valid, info={"market": market},
+                          shared={"pairs": self.pairs})
         mf = st.market.reshape(-1)
         i, j = g * self.M + self.pairs[col, 0], g * self.M + self.pairs[col, 1]
         ci, cj = mf.take(i), mf.take(j)
@@ -724,8 +692,7 @@ class _Run:
         if len(tof):
             gt, at = g[tof], a[tof]
             holds = st.totem.take(gt) == at
-            fury = self.decide("TOTEM_OR_FURY", gt, at, n=2,
-                               greedy=lambda: bots_mod.greedy_totem_or_fury(holds)) == 1
+            fury = self.decide("TOTEM_OR_FURY", gt, at, n=2, info={"holds_totem": holds}) == 1
             st.totem[gt[~fury]] = at[~fury]
             if fury.any():
                 self.gain_fury(gt[fury], at[fury], tb.pressure_fury[token[tof][fury]])
@@ -748,10 +715,9 @@ class _Run:
         if not can.any():
             return
         g, a, others, valid = g[can], a[can], others[can], valid[can]
-        own_v = self.tb.v_above[own_b[can]].reshape(len(g), -1)
-        their_v = self.tb.v_above[their_b[can]].reshape(len(g), -1)
-        col = self.decide("SWAP_ABOVE", g, a, valid=valid,
-                          greedy=lambda: bots_mod.greedy_swap_above(own_v, their_v, valid))
+        own_c = own_b[can].reshape(len(g), -1)
+        their_c = their_b[can].reshape(len(g), -1)
+        col = self.decide("SWAP_ABOVE", g, a, valid=valid, info={"own": own_c, "theirs": their_c})
         q, k, r = col // ((P - 1) * H), (col // H) % (P - 1), col % H
         o = others[np.arange(len(g)), k]
         af = st.above.reshape(-1)
@@ -782,8 +748,7 @@ class _Run:
                 fire = ~tb.optional[cc]
                 opt = np.flatnonzero(tb.optional[cc])
                 if len(opt):
-                    yes = self.decide("REACT", gc[opt], sc[opt], n=2,
-                                      greedy=lambda: bots_mod.greedy_constant(len(opt), 1)) == 1
+                    yes = self.decide("REACT", gc[opt], sc[opt], n=2, info={"card": cc[opt]}) == 1
                     fire[opt] = yes
                 gc, sc, cc, Fc = gc[fire], sc[fire], cc[fire], Fc[fire]
                 if len(gc) == 0:
@@ -903,8 +868,8 @@ class _Run:
             ext = np.full((G, h + 1), -1, np.int16)          # the hand, then an empty card
             ext[:, :h] = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
             hand = ext[:, :h]
-            pick = self.decide("PLACE", gh, seat, n=len(options),
-                               greedy=lambda: bots_mod.greedy_place(tb.v_above[hand], tb.v_below[hand], options))
+            pick = self.decide("PLACE", gh, seat, n=len(options), info={"hand": hand},
+                               shared={"options": options})
             above_cols, below_cols = self._place_cols[h]
             base = (np.arange(G) * (h + 1))[:, None]
             flat = ext.reshape(-1)
@@ -1010,7 +975,7 @@ class _Run:
         if len(several):
             gs, as_, ns = g[several], a[several], n_fx[several]
             n_opt = np.array([math.factorial(n) for n in range(H + 1)])[ns]
-            pick = self.decide("ORDER", gs, as_, n=n_opt, greedy=lambda: bots_mod.greedy_constant(len(gs), 0))
+            pick = self.decide("ORDER", gs, as_, n=n_opt, info={"cards": E[several, :H]})
             turned = pick != 0                # option 0 keeps the placement order
             if turned.any():
                 for n in np.unique(ns[turned]).tolist():
@@ -1039,18 +1004,7 @@ class _Run:
         return g[keep], a[keep]
 
     def optional(self, g, a, card):
-        tb = self.tb
-        is_swap = tb.verb[card] == VERB["swap_market"]
-
-        def greedy():
-            if is_swap.any():
-                valid, buy = self.market_pairs(g)
-                gain = bots_mod.best_swap_gain(buy, self.pairs, valid)
-            else:
-                gain = np.zeros(len(g), np.int32)
-            return bots_mod.greedy_optional(is_swap, gain, tb.v_effect[card])
-
-        return self.decide("OPTIONAL", g, a, n=2, greedy=greedy)
+        return self.decide("OPTIONAL", g, a, n=2, info={"card": card})
 
     def discard_symbol(self, g, a, card):
         """An activated card with the discard symbol leaves the board at once."""
@@ -1077,22 +1031,11 @@ class _Run:
         discount = st.discount.take(g)
         tf = st.tokens.reshape(-1)
         tokens = tf.take(gi)
-        if self.all_greedy:
-            # slot by slot on (G,) columns; without discounts the costs are the printed ones
-            if discount.any():
-                cost = [np.maximum(self.costs[i] - discount, 0) for i in range(M)]
-            else:
-                cost = self.costs.tolist()
-            slots = [market[:, i] for i in range(M)]
-            affordable = [(m >= 0) & (c <= tokens) for m, c in zip(slots, cost)]
-            col = bots_mod.greedy_buy_slots(G, [tb.v_buy[m] for m in slots], cost, affordable)
-        else:
-            cost = np.maximum(self.costs[None, :] - discount[:, None], 0)
-            valid = np.empty((G, M + 1), bool)
-            valid[:, 0] = True
-            valid[:, 1:] = (market >= 0) & (cost <= tokens[:, None])
-            col = self.decide("BUY", g, a, valid=valid,
-                              greedy=lambda: bots_mod.greedy_buy(tb.v_buy[market], cost, valid))
+        cost = np.maximum(self.costs[None, :] - discount[:, None], 0)
+        valid = np.empty((G, M + 1), bool)
+        valid[:, 0] = True
+        valid[:, 1:] = (market >= 0) & (cost <= tokens[:, None])
+        col = self.decide("BUY", g, a, valid=valid, info={"market": market, "cost": cost, "tokens": tokens})
         b = np.flatnonzero(col > 0)
         if len(b):
             gb, ab, slot = g[b], a[b], col[b] - 1
@@ -1220,7 +1163,7 @@ class _Run:
 
     def play_round(self):
         """Phases 1-4 of one round on every live game (the fast path of play_batch)."""
-        if not self.all_greedy:
+        if self.count_decisions:
             self.st.counter[:] = 0
         self.phase_play(self.live(), fresh=True)
         self.phase_order(self.live())
@@ -1254,10 +1197,10 @@ def _check_players(rs: Ruleset, players: int, bots) -> None:
                         f"got players = {players!r}", key="players")
     if len(bots) != players:
         raise UserError(f"needs one bot per seat ({players}), got {len(bots)}: {list(bots)}", key="bots")
-    for b in bots:
-        if b not in bots_mod.BOT_CODES:
-            raise UserError(f"unknown Evolversi bot {b!r}; known bots: {', '.join(bots_mod.BOT_CODES)}",
-                            key="bots")
+    for s, b in enumerate(bots):
+        if not callable(getattr(b, "choose", None)):
+            raise TypeError(f"seat {s}: the batch engine needs a policy with choose(decision) "
+                            f"(decisions.py), got {b!r}")
 
 
 def _fixed_animals(rs: Ruleset, tb: Tables, animals) -> list:
@@ -1372,13 +1315,12 @@ def _record(st: State, rows: np.ndarray, out: dict, offset: int) -> None:
 def play_batch(ruleset: Ruleset, players: int, bots, seed: int, games, animals=None) -> dict:
     """Play the games `games` (int64 game indices) to the end; section 8 outcome arrays.
 
-    `bots`: one name per seat (`random` or `greedy`); `animals`: None, or one animal name
+    `bots`: one batch policy per seat (decisions.py; strategies/evolversi/ builds them);
+    `animals`: None, or one animal name
     (or None for a random one) per seat. Game k is the same whatever batch it runs in.
     """
     bots = list(bots)
     _check_players(ruleset, players, bots)
-    if "script" in bots:
-        raise UserError("the script bot needs scripted choices: use run_state", key="bots")
     tb = tables_for(ruleset, players)
     fixed = _fixed_animals(ruleset, tb, animals)
     games = np.asarray(games, dtype=np.int64).reshape(-1)
@@ -1402,25 +1344,25 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
     _record(run.st, np.arange(run.st.size), out, offset)
 
 
-def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, choices=None):
+def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str):
     """Load a game state (section 10), play on until `until` (turn, phase, round, end),
-    and return (state with card names, outcome dict or None)."""
+    and return (state with card names, outcome dict or None). `bots`: one batch policy
+    per seat (decisions.py); a scenario's scripted choices live in its `script` policies."""
     if until not in ("turn", "phase", "round", "end"):
         raise UserError(f"until must be turn, phase, round or end, got {until!r}", key="until")
     players = len(state.get("seats", []))
-    bots = list(bots) if bots is not None else ["script"] * players
+    bots = list(bots)
     _check_players(ruleset, players, bots)
     tb = tables_for(ruleset, players)
     s = state_io.resolve(ruleset, tb.comps, state)
-    script = {int(k): v for k, v in (choices or {}).items()}     # popped in place
-    dumped, outcome = run_resolved(ruleset, tb, s, bots, seed, game, until, script)
+    dumped, outcome = run_resolved(ruleset, tb, s, bots, seed, game, until)
     return state_io.to_names(ruleset, tb.comps, dumped), outcome
 
 
-def run_resolved(rs: Ruleset, tb: Tables, s: dict, bots, seed: int, game: int, until: str, script=None):
+def run_resolved(rs: Ruleset, tb: Tables, s: dict, bots, seed: int, game: int, until: str):
     """run_state on a state whose cards are uids (state_io.resolve); returns the same form."""
     st = _load_state(rs, tb, s, game)
-    run = _Run(rs, tb, st, bots, seed, script)
+    run = _Run(rs, tb, st, bots, seed)
     run.rnd, run.phase, run.turn = s["round"], s["phase"], s["turn"]
     run.order_known = run.phase in ("actions", "market")
     if not s.get("ended"):
