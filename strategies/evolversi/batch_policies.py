@@ -71,8 +71,10 @@ class GreedyBatch:
         is_swap = q.view.tb.verb[card] == VERB["swap_market"]
         gain = np.zeros(len(q), np.int32)
         if is_swap.any():
-            valid, market = q.view.market_pairs(q.g)
-            gain = bb.best_swap_gain(v["buy"][market], q.view.pairs, valid)
+            pairs = q.view.pairs                                   # (K, 2) slot pairs
+            market = q.view.st.market.take(q.g, axis=0)            # (G, M) uids
+            valid = (market[:, pairs[:, 0]] >= 0) & (market[:, pairs[:, 1]] >= 0)
+            gain = bb.best_swap_gain(v["buy"][market], pairs, valid)
         return bb.greedy_optional(is_swap, gain, v["effect"][card])
 
     def _target(self, q, v):

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from evolversi_kit import batch_policies, play_batch
-from simcore.games.evolversi import rules
+from simcore.games.evolversi import market, phases, rules, setup
+from simcore.games.evolversi.run import Run
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
 
@@ -72,18 +73,18 @@ def test_conservation_and_bounds_every_phase(variant, players, bots):
     rs = _ruleset(variant)
     tb = tables_for(rs, players)
     st = empty_state(rs, tb, np.arange(60, dtype=np.int64))
-    run = rules._Run(rs, tb, st, batch_policies(rs, bots, players), SEED)
-    rules._setup(run, [None] * players)
+    run = Run(rs, tb, st, batch_policies(rs, bots, players), SEED)
+    setup.setup(run, [None] * players)
     _check_invariants(run)
     for _ in range(rs["max_rounds"]):
         run.st.counter[:] = 0
-        run.phase_play(run.live())
+        phases.play_cards(run, run.live())
         _check_invariants(run)
-        run.phase_order(run.live())
+        phases.turn_order(run, run.live())
         for k in range(players):
-            run.take_turn(run.live(), k)
+            phases.take_turn(run, run.live(), k)
             _check_invariants(run)
-        run.phase_market(run.live())
+        market.new_market(run, run.live())
         _check_invariants(run)
         run.rnd += 1
         if not run.st.alive.any():

@@ -4,7 +4,8 @@ import pytest
 
 from simcore.errors import UserError
 from evolversi_kit import batch_policies, batch_run_state, play_batch
-from simcore.games.evolversi import rules
+from simcore.games.evolversi import rules, setup, state_io
+from simcore.games.evolversi.run import Run
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
 
@@ -165,9 +166,9 @@ def test_state_dump_and_load_continue_the_same_game():
     tb = tables_for(rs, players)
     whole = play_batch(rs, players, bots, seed, np.arange(12))
     for game in range(12):
-        run = rules._Run(rs, tb, empty_state(rs, tb, np.array([game])), batch_policies(rs, bots, players), seed)
-        rules._setup(run, [None] * players)
-        state, outcome = rules._dump_state(run), None
+        run = Run(rs, tb, empty_state(rs, tb, np.array([game])), batch_policies(rs, bots, players), seed)
+        setup.setup(run, [None] * players)
+        state, outcome = state_io.dump_batch_state(run), None
         while outcome is None:
             state, outcome = rules.run_resolved(rs, tb, state, batch_policies(rs, bots, players), seed, game, "round")
         for k, v in outcome.items():

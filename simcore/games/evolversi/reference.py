@@ -23,6 +23,7 @@ from ...errors import UserError
 from ...ruleset import Ruleset
 from . import state_io
 from .components import components
+from .state import END_REASONS
 
 # Chance addresses: the KIND code of every random draw (contract section 2).
 ANIMALS_KIND = 1
@@ -32,7 +33,6 @@ EVENTS_KIND = 4
 EVOLUTION_KIND = 5
 OWN_DECK_KIND = 6
 
-END_REASONS = {"track": 0, "stalled": 1}
 UNTIL = ("turn", "phase", "round", "end")
 PHASE_TITLES = {"setup": "Setup", "play": "Playing the cards", "order": "Turn order",
                 "actions": "Actions", "market": "A new market"}
@@ -791,7 +791,7 @@ class Game:
             "position": [s.position for s in self.seats],
             "winner": [i in self.winners for i in range(self.players)],
             "rounds": self.round,
-            "end_reason": END_REASONS[self.end_reason] if self.end_reason is not None else None,
+            "end_reason": END_REASONS.index(self.end_reason) if self.end_reason is not None else None,
             "animal": [s.animal for s in self.seats],
             "fury": [s.fury for s in self.seats],
             "tokens": [s.tokens for s in self.seats],

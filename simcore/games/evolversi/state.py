@@ -27,6 +27,8 @@ TRIGGER = {name: i for i, name in enumerate(TRIGGERS)}
 PKIND = {name: i for i, name in enumerate(PRESSURE_KINDS)}
 NO_TRIGGER = len(TRIGGERS)        # trigger code of the empty card (uid -1)
 PHASES = ("play", "order", "actions", "market")
+END_REASONS = ("track", "stalled")  # outcome end_reason codes, in this order
+END_TRACK, END_STALLED = 0, 1
 
 
 @dataclass
