@@ -53,6 +53,7 @@ class _Pool:
         return None
 
     def card(self, name: str, animal: int | None, where: str) -> int:
+        _check_in_play(self.rs, self.comps.players, "cards", name, where)
         order = []
         if animal is not None:
             order.append(self.comps.starting[animal])
@@ -66,11 +67,36 @@ class _Pool:
                         "and min_players)", key=where)
 
     def event(self, name: str, where: str) -> int:
+        _check_in_play(self.rs, self.comps.players, "events", name, where)
         for uid in range(len(self.comps.event_row)):
             if uid not in self.used_events and event_name(self.rs, self.comps, uid) == name:
                 self.used_events.add(uid)
                 return uid
         raise UserError(f"no unused Event named {name!r} is in play", key=where)
+
+
+def _check_in_play(rs: Ruleset, players: int, table: str, name: str, where: str) -> None:
+    """A card, Event or animal the set-up removes (a '3+' component with fewer animals, or
+    a module not in play) cannot be in a game state: a UserError names it and why."""
+    rows = [r for r in rs.tables[table] if r["name"] == name]
+    if not rows:
+        return                      # an unknown name: the caller's own error lists what is known
+    why = []
+    for r in rows:
+        if r["min_players"] > players:
+            why.append(f"min_players {r['min_players']} in {table}.csv row {r['_row']}")
+        elif "module" in r and r["module"] not in rs["modules"]:
+            why.append(f"module {r['module']!r} is not in modules = {list(rs['modules'])}")
+        elif table == "cards" and r["deck"] == "starting":
+            animal = next(a for a in rs.tables["animals"] if a["name"] == r["animal"])
+            if animal["min_players"] > players:
+                why.append(f"its animal, the {r['animal']}, has min_players {animal['min_players']}")
+            else:
+                return
+        else:
+            return
+    what = {"cards": "card", "events": "Event", "animals": "animal"}[table]
+    raise UserError(f"the {what} {name!r} is not in play with {players} animals ({'; '.join(why)})", key=where)
 
 
 def _require(state: dict, key: str, kind, where: str = "state"):
@@ -153,6 +179,7 @@ def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
         name = _require(seat, "animal", str, where)
         if name not in animals:
             raise UserError(f"unknown animal {name!r}; animals: {', '.join(animals)}", key=f"{where}.animal")
+        _check_in_play(rs, comps.players, "animals", name, f"{where}.animal")
         seat["animal"] = animals.index(name)
         for pile in SEAT_PILES:
             seat[pile] = [pool.card(n, seat["animal"], f"{where}.{pile}") for n in seat.get(pile, [])]
