@@ -105,6 +105,9 @@ class GreedyBatch:
     def _react(self, q, v):
         return bb.greedy_constant(len(q), 1)
 
+    def _more(self, q, v):
+        return (v["effect"][q.info["card"]] > 0).astype(np.int64)
+
 
 class ScriptBatch:
     """Replays a scenario's choices for one seat ({"kind", "option"} items, in order)."""

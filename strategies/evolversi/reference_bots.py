@@ -127,6 +127,9 @@ class GreedyBot:
     def _react(self, d, view):
         return d.options.index(1)
 
+    def _more(self, d, view):
+        return d.options.index(1 if self.effect[view.row(d.info["card"])] > 0 else 0)
+
 
 class ScriptBot:
     """Plays the choices a scenario lists for its seat, in order; checks each kind."""

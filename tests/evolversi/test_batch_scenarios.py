@@ -27,7 +27,7 @@ def test_fury_example_wraps_to_zero_and_scores_a_point():
              "seats": [_seat("Panda", above=["Istinto"], below=["Furia Cieca", "Rapina"]),
                        _seat("Mantis", tokens=3, above=["Artigli"], below=["Preghiera", "Mimetismo"])]}
     choices = {0: [{"kind": "ORDER", "option": 0}, {"kind": "TARGET", "option": 0},
-                   {"kind": "TARGET", "option": 0}, {"kind": "BUY", "option": 0}]}
+                   {"kind": "TARGET", "option": 0}, {"kind": "MORE", "option": 1}, {"kind": "BUY", "option": 0}]}
     after, outcome = _run(state, "turn", choices)
     panda, mantis = after["seats"]
     assert (panda["fury"], panda["position"]) == (0, 1)

@@ -24,7 +24,7 @@ import numpy as np
 from ... import rng
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
-         "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")
+         "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT", "MORE")
 
 
 @dataclass
@@ -91,4 +91,5 @@ INFO = {
     "TOTEM_OR_FURY": "info holds_totem (G,) bool",
     "SWAP_ABOVE": "info own (G, K) uid of own card above per column, theirs (G, K) the other's card",
     "REACT": "info card (G,) the reaction card's uid",
+    "MORE": "info card (G,) the card offering `more`, target (G,) the seat it touched",
 }

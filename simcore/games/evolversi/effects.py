@@ -99,23 +99,27 @@ def resolve(run, g, a, verb, amount, target, cond, F, event=False):
     resolve_effect(run, g, a, verb, amount, target, F, event)
 
 
-def resolve_effect(run, g, a, verb, amount, target, F, event=False):
-    """The effect's targets and verb, the condition already checked."""
+def resolve_effect(run, g, a, verb, amount, target, F, event=False) -> np.ndarray:
+    """The effect's targets and verb, the condition already checked. Returns (G,) the first
+    target of each game (-1: none), for a card's `more` (take_more)."""
     if len(g) == 0:
-        return
+        return np.zeros(0, np.int64)
     per_target = _PER_TARGET_VERB[verb]
+    first = rest = None
     if not event:
         # the common case first: a point, token or Fury verb on the actor alone
         on_self = per_target & (target == TARGET["self"])
         if on_self.all():
             apply(run, g, a, verb, amount, F, a)
-            return
+            return a
         if on_self.any():
             i = np.flatnonzero(on_self)
             apply(run, g[i], a[i], verb[i], amount[i], F[i], a[i])
-            i = np.flatnonzero(~on_self)
+            first = np.full(len(g), -1, np.int64)
+            first[i] = a[i]
+            rest = np.flatnonzero(~on_self)
             g, a, verb, amount, target, F, per_target = (
-                g[i], a[i], verb[i], amount[i], target[i], F[i], per_target[i])
+                g[rest], a[rest], verb[rest], amount[rest], target[rest], F[rest], per_target[rest])
     T = targets(run, g, a, verb, target)
     if event:
         T = pressure.ignore_event(run, g, verb, T)
@@ -145,6 +149,20 @@ def resolve_effect(run, g, a, verb, amount, target, F, event=False):
     if not per_target.all():
         i = np.flatnonzero(~per_target)
         actor_only_verbs(run, g[i], a[i], verb[i], amount[i])
+    if first is None:
+        return T[:, 0]
+    first[rest] = T[:, 0]
+    return first
+
+
+def take_more(run, g, a, card, t):
+    """'You may also ... N more' (a card's `more`, e.g. Rapina): the actor's MORE decision,
+    then the effect again with amount N on the same target t (section 5.2)."""
+    tb = run.tb
+    yes = run.decide("MORE", g, a, n=2, info={"card": card, "target": t}) == 1
+    if yes.any():
+        g, a, card, t = g[yes], a[yes], card[yes], t[yes]
+        apply(run, g, a, tb.verb[card], tb.more[card], np.zeros(len(g), np.int16), t)
 
 
 def apply(run, g, a, verb, n, F, t):

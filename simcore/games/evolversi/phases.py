@@ -240,8 +240,11 @@ def own_effects(run, g, a, cards):
             ok[opt] = optional(run, gj[opt], aj[opt], card[opt]) == 1
         if not ok.all():
             gj, aj, card = gj[ok], aj[ok], card[ok]
-        effects.resolve_effect(run, gj, aj, tb.verb[card], tb.amount[card], tb.target[card],
-                          np.zeros(len(gj), np.int16))
+        t = effects.resolve_effect(run, gj, aj, tb.verb[card], tb.amount[card], tb.target[card],
+                                   np.zeros(len(gj), np.int16))
+        more = np.flatnonzero(tb.more[card] > 0)
+        if len(more):
+            effects.take_more(run, gj[more], aj[more], card[more], t[more])
         discard_symbol(run, gj, aj, card)
         run.end_check(gj)
     keep = st.alive.take(g)

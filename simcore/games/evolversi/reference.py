@@ -477,7 +477,9 @@ class Game:
             self.say(f"chooses not to activate {card['name']}", a)
             return
         self.say(f"activates {card['name']} ({describe_card(card)})", a)
-        self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        if card["more"]:
+            self.take_more(a, uid, targets)
         if card["discard"]:
             seat.below.remove(uid)
             if self.p["discard_symbol_to"] == "common":
@@ -599,10 +601,23 @@ class Game:
         i = self.order.index(a)
         return self.order[:i] if target == "before" else self.order[i + 1:]
 
-    def resolve_effect(self, a: int, verb: str, amount: int, target: str) -> None:
-        """Apply one effect for actor a to each of its targets (no end check here)."""
-        for t in self.targets(a, target, verb):
+    def resolve_effect(self, a: int, verb: str, amount: int, target: str) -> list[int]:
+        """Apply one effect for actor a to each of its targets (no end check here); returns them."""
+        targets = self.targets(a, target, verb)
+        for t in targets:
             self.apply(a, verb, amount, t)
+        return targets
+
+    def take_more(self, a: int, uid: int, targets: list[int]) -> None:
+        """'You may also ... N more' (the `more` column, e.g. Rapina): a MORE decision, then
+        the effect again with amount N on the same target."""
+        card = self.card(uid)
+        if self.decide("MORE", a, [0, 1], card=uid, target=targets[0]) == 0:
+            self.say(f"{card['name']}: does not take the {card['more']} more", a)
+            return
+        self.say(f"{card['name']}: takes {card['more']} more", a)
+        for t in targets:
+            self.apply(a, card["effect"], card["more"], t)
 
     def apply(self, a: int, verb: str, n: int, t: int) -> None:
         """One verb, actor a, target t."""

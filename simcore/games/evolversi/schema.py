@@ -23,6 +23,8 @@ PRESSURE_KINDS = ("meteor", "totem_or_fury", "swap_above")
 
 # Verbs that only make sense for the actor itself.
 SELF_ONLY = {"swap_market", "discount", "reveal_pressure", "draw_event", "take_totem", "copy_fury", "none"}
+# Verbs a card may offer "N more" of (the `more` column): amounts on one target.
+MORE_VERBS = ("gain_points", "lose_points", "gain_tokens", "lose_tokens", "steal_tokens", "gain_fury", "lose_fury")
 # Verbs that take from the targets, so the targets must be other animals.
 OTHERS_ONLY = {"steal_tokens"}
 
@@ -41,6 +43,8 @@ CARDS = TableSchema("cards.csv", (
     Column("tokens", int, min=0, max=99, doc="Evolution tokens (top right)"),
     Column("fury", int, min=0, max=9, doc="Fury symbols (bottom)"),
     *_effect_columns,
+    Column("more", int, min=0, max=99, required=False, default=0,
+           doc="'you may also ... N more': N more of the effect on the same target, if the actor chooses (MORE)"),
     Column("condition", str, choices=CONDITIONS),
     Column("optional", bool, doc="1 = 'you may' / optional symbol"),
     Column("discard", bool, doc="1 = discard symbol: discard the card after activating it"),
@@ -108,6 +112,10 @@ def validate(rs: Ruleset) -> None:
         if r["trigger"] != "own_turn" and r["effect"] in ("reveal_pressure", "swap_market", "discount"):
             raise UserError(f"a reaction card cannot use '{r['effect']}' (it acts on another animal's turn)",
                             file=f_cards, row=r["_row"])
+        if r["more"] and (r["effect"] not in MORE_VERBS or r["target"] not in ("self", "other")
+                          or r["trigger"] != "own_turn"):
+            raise UserError(f"more = {r['more']} needs an own_turn card whose effect is one of "
+                            f"{', '.join(MORE_VERBS)} on target self or other", file=f_cards, row=r["_row"])
         if r["effect"] == "copy_fury" and r["trigger"] != "other_fury":
             raise UserError("copy_fury needs trigger other_fury", file=f_cards, row=r["_row"])
     for r in rs.tables["events"]:

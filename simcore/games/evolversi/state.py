@@ -109,6 +109,7 @@ class Tables:
     fury: np.ndarray           # (n_cards+1,) int16 Fury symbols
     verb: np.ndarray           # (n_cards+1,) int8 VERB code
     amount: np.ndarray         # (n_cards+1,) int16
+    more: np.ndarray           # (n_cards+1,) int16 optional extra amount (MORE decision), 0 = none
     target: np.ndarray         # (n_cards+1,) int8 TARGET code
     cond: np.ndarray           # (n_cards+1,) int8 COND code
     optional: np.ndarray       # (n_cards+1,) bool
@@ -143,7 +144,7 @@ def _card_arrays(rs: Ruleset, comps: Components):
         strength=per_uid("strength", np.int16), tokens=per_uid("tokens", np.int16),
         fury=per_uid("fury", np.int16),
         verb=per_uid("effect", np.int8, VERB["none"], VERB.__getitem__),
-        amount=per_uid("amount", np.int16),
+        amount=per_uid("amount", np.int16), more=per_uid("more", np.int16),
         target=per_uid("target", np.int8, TARGET["self"], TARGET.__getitem__),
         cond=per_uid("condition", np.int8, COND["always"], COND.__getitem__),
         optional=per_uid("optional", bool, False), discard_sym=per_uid("discard", bool, False),
