@@ -4,10 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from ... import rng
+from .components import KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
 from .arrays import stable_argsort_rows
 
-# Chance addresses: the KIND code of every random draw (contract section 2).
-KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK = 1, 2, 3, 4, 5, 6
 _MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 

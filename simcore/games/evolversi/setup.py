@@ -8,7 +8,7 @@ from ...errors import UserError
 from ...ruleset import Ruleset
 from . import effects, market
 from .arrays import stable_argsort_rows
-from .piles import KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
+from .components import KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
 from .state import Tables
 
 SETUP_BLOCK = 2048            # games per block of the setup shuffles
