@@ -67,6 +67,12 @@ class EvolversiGame:
     def warmup(self, rs, bots) -> None:
         """The numpy batch engine compiles nothing."""
 
+    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+        """The JSON state of game `game` of run `seed` just after setup (reference engine)."""
+        from .reference import Game
+        policies = [b.reference_policy(rs, s) for s, b in enumerate(bots)]
+        return Game.new(rs, players, policies, seed, game, animals=factions).to_state()
+
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         """Play a JSON state forward. `bots`: one bot object per seat; a scenario's scripted
         choices travel inside its `script` bots, so `choices` must stay None here."""
