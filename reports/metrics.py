@@ -322,3 +322,34 @@ def headline(games: pl.DataFrame, target: Sequence[int] | None = None) -> pl.Dat
     out = length.join(bal, on="point", how="left").join(first, on="point", how="left") \
         .join(spread, on="point", how="left").join(margin, on="point", how="left")
     return out.sort("point")
+
+
+# ----------------------------------------------------------------------------- one point as plain data
+
+def _records(df: pl.DataFrame, columns: Sequence[str]) -> list[dict]:
+    return df.select(columns).to_dicts() if df.height else []
+
+
+def point_summary(games: pl.DataFrame) -> dict:
+    """The balance table of one point as plain data (what `balancelab run` prints), from the frames above.
+
+    games: per-game rows of a single point. Keys: games, seats, factions, bots (each a list of
+    rows with win_rate and its 95% interval), mean_rounds, sd_rounds, rounds_histogram,
+    end_reasons (counts), balance with its interval.
+    """
+    games = _ensure_point(games)
+    if games["point"].n_unique() > 1:
+        raise ValueError("point_summary takes the rows of one point")
+    rate = ["games", "wins", "win_rate", "ci_low", "ci_high"]
+    length = game_length(games).row(0, named=True)
+    bal = balance(games).row(0, named=True)
+    hist = length_histogram(games)
+    ends = end_reasons(games)
+    return {"games": games.height,
+            "seats": _records(seat_win_rates(games), ["seat", *rate]),
+            "factions": _records(faction_win_rates(games), ["faction", *rate]),
+            "bots": _records(bot_win_rates(games), ["bot", *rate]),
+            "mean_rounds": length["mean_rounds"], "sd_rounds": length["sd_rounds"],
+            "rounds_histogram": {int(r): int(n) for r, n in zip(hist["rounds"], hist["games"])},
+            "end_reasons": {str(k): int(v) for k, v in zip(ends["end_reason"], ends["count"])},
+            "balance": bal["balance"], "balance_low": bal["ci_low"], "balance_high": bal["ci_high"]}
