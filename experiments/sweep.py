@@ -6,6 +6,11 @@ main process writes every finished chunk atomically, so workers need no shared d
 A chunk's rows depend only on (point, start, stop) (per-game random streams), so the
 results are the same whatever the backend, the number of workers or the interruptions;
 `resume=True` plays only the chunks whose files are missing.
+
+Compiled engines (numba) are built once, here, before the chunks fan out (`warm_up`), on
+every backend including a remote scheduler; workers then load the build from numba's
+cache (`__pycache__` beside the sources, or NUMBA_CACHE_DIR). Workers on other machines
+see that cache only if they share the source tree or NUMBA_CACHE_DIR with this process.
 """
 from __future__ import annotations
 
