@@ -134,8 +134,7 @@ def cmd_rulesets(args) -> int:
 
 # ----------------------------------------------------------------------------- run
 
-def _print_summary(summary, game, rs, spec, elapsed: float) -> None:
-    d = summary.to_dict()
+def _print_summary(d: dict, game, rs, spec, elapsed: float) -> None:
     print(f"{rs.id} (hash {rs.hash})  players {spec.players}  bots {','.join(b.name for b in spec.bots)}  seed {spec.seed}")
     print(f"{d['games']} games in {elapsed:.2f} s ({d['games'] / max(elapsed, 1e-9):,.0f} games/s)")
     print()
@@ -156,61 +155,48 @@ def _print_summary(summary, game, rs, spec, elapsed: float) -> None:
     print(f"balance (1 - largest {game.faction_label} win-rate gap): {d['balance']:.3f}")
 
 
+def _run_config(args, rs, spec, out: Path | None):
+    """`run`'s options as the config of a one-point sweep (the run folder keeps it as config.toml)."""
+    from .config import one_point_config
+    return one_point_config(
+        rs.game, variant=rs.variant, data=args.data, overrides=dict(rs.overrides), players=spec.players,
+        bots=[b.name for b in spec.bots], factions=_csv_list(args.factions), games=args.games, seed=spec.seed,
+        batch_size=args.batch_size, description="one point, written by `balancelab run`",
+        file=str(out / "config.toml") if out is not None else "balancelab run")
+
+
 def cmd_run(args) -> int:
-    import polars as pl
-    from tqdm import tqdm
-    from reports.summary import RunSummary
-    from simcore.runner import chunk_bounds, iter_chunks, sum_tallies
+    """A one-point sweep: the sweep's writer and folder layout; the tables come from reports.metrics."""
+    from experiments.grid import expand
+    from experiments.store import open_run
+    from experiments.sweep import run_sweep
+    from reports.metrics import point_summary
 
     game, rs, spec = _spec(args)
-    if args.games < 1:
-        raise UserError(f"must be at least 1, got {args.games}", key="--games")
-    if args.jobs < 1:
-        raise UserError(f"must be at least 1, got {args.jobs}", key="--jobs")
-    if args.batch_size < 1:
-        raise UserError(f"must be at least 1, got {args.batch_size}", key="--batch-size")
-    n_chunks = len(chunk_bounds(0, args.games, args.batch_size))
-    out_tmp = None
-    if args.out:
-        out = check_out_folder(Path(args.out), args.overwrite)
+    for flag, value in (("--games", args.games), ("--jobs", args.jobs), ("--batch-size", args.batch_size)):
+        if value < 1:
+            raise UserError(f"must be at least 1, got {value}", key=flag)
+    out = check_out_folder(Path(args.out), args.overwrite) if args.out else None
+    cfg = _run_config(args, rs, spec, out)
+    expand(cfg)                          # every check before anything is written
+    if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out_tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    summary = RunSummary(spec.players)
-    tallies = []
-    t0 = time.perf_counter()
+    scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-" if out else "balancelab-run-",
+                                    dir=out.parent if out else None))
     try:
-        with tqdm(total=args.games, unit="game", disable=None if n_chunks > 1 else True,
-                  file=sys.stderr, dynamic_ncols=True) as bar:
-            for i, (a, b, g, t) in enumerate(iter_chunks(spec, args.games, args.batch_size, args.jobs)):
-                summary.add(g)
-                tallies.append(t)
-                if out_tmp is not None:
-                    g.write_parquet(out_tmp / f"games-{i:05d}.parquet")
-                bar.update(b - a)
+        t0 = time.perf_counter()
+        run_sweep(cfg, scratch, jobs=args.jobs, progress=True, command="run")
         elapsed = time.perf_counter() - t0
-        tally = sum_tallies(tallies)
-        if out_tmp is not None:
-            tally.write_parquet(out_tmp / "tallies.parquet")
-            manifest = {
-                "command": "run", "ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash,
-                "players": spec.players, "bots": [b.name for b in spec.bots],
-                "factions": None if spec.factions is None else list(spec.factions),
-                "seed": spec.seed, "games": args.games, "batch_size": args.batch_size, "jobs": args.jobs,
-                "overrides": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rs.overrides.items()},
-                "data": args.data, "files": dict(rs.files),
-                "defaults_used": rs.defaults_used(), "summary": summary.to_dict(),
-                "versions": _versions(), "git_revision": _git_revision(),
-                "faction_label": game.faction_label, "score_label": game.score_label,
-            }
-            (out_tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
-            os.chmod(out_tmp, 0o755)
-            replace_folder(out_tmp, Path(args.out))
-            out_tmp = None
+        summary = point_summary(open_run(scratch).games())
+        if out is not None:
+            os.chmod(scratch, 0o755)
+            replace_folder(scratch, out)
+            scratch = None
     finally:
-        if out_tmp is not None:
-            shutil.rmtree(out_tmp, ignore_errors=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     if args.format == "json":
-        d = summary.to_dict()
+        d = summary
         print(json.dumps({"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "seed": spec.seed,
                           "players": spec.players, "bots": [b.name for b in spec.bots], "games": d["games"],
                           "seats": d["seats"], "factions": d["factions"], "bots_table": d["bots"],
@@ -220,7 +206,8 @@ def cmd_run(args) -> int:
     else:
         _print_summary(summary, game, rs, spec, elapsed)
         if args.out:
-            print(f"\nwrote {args.out}/ (games-*.parquet, tallies.parquet, manifest.json)")
+            print(f"\nwrote {args.out}/ (chunks/, manifest.json, config.toml, rulesets/); "
+                  f"report: balancelab report {args.out}")
     return 0
 
 

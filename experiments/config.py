@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +106,7 @@ class SweepConfig:
     target_rounds: tuple[int, int] | None
     grid: tuple[Axis, ...]
     ablation: Ablation | None
+    text: str = field(default="", repr=False, compare=False)   # the TOML as given (the run folder keeps it)
 
     def resolved(self) -> dict:
         """Every setting with defaults filled in, JSON-ready (file paths absolute)."""
@@ -309,7 +312,7 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         games=c.integer("games", doc.get("games", 1000), 1), seed=c.integer("seed", doc.get("seed", 0), 0),
         replicates=c.integer("replicates", doc.get("replicates", 1), 1),
         batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
-        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")))
+        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")), text=text)
 
 
 def load_config(path: str | Path) -> SweepConfig:
@@ -322,3 +325,47 @@ def load_config(path: str | Path) -> SweepConfig:
     except (IsADirectoryError, UnicodeDecodeError):
         raise UserError("is not a UTF-8 TOML file", file=str(path)) from None
     return parse_config(text, str(path))
+
+
+# ----------------------------------------------------------------------------- writing configs
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if not isinstance(value, float) or math.isfinite(value) else \
+            ("nan" if math.isnan(value) else ("inf" if value > 0 else "-inf"))
+    if isinstance(value, str):
+        return json.dumps(value)          # a JSON string is a valid TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key)
+
+
+def toml_text(doc: dict) -> str:
+    """A flat config document (top-level keys, no [[grid]] tables) as TOML text."""
+    return "".join(f"{_toml_key(k)} = {_toml_value(v)}\n" for k, v in doc.items() if v is not None)
+
+
+def one_point_config(ruleset: str, *, variant: str = "default", data: str | None = None, overrides: dict | None = None,
+                     players: int = 4, bots: list[str] | None = None, factions: list[str] | None = None,
+                     games: int = 1000, seed: int = 0, batch_size: int = 5000, name: str | None = None,
+                     description: str = "", file: str = "balancelab run") -> SweepConfig:
+    """The config of a sweep with a single point (what `balancelab run` plays), checked like any config.
+
+    Its `text` is a config file that `balancelab sweep` accepts and that plays the same games.
+    """
+    doc = {"name": name or f"{ruleset}-run", "description": description, "ruleset": ruleset, "variant": variant,
+           "data": None if data is None else str(Path(data).resolve()), "set": dict(overrides or {}),
+           "players": players, "bots": bots, "factions": factions, "games": games, "seed": seed,
+           "batch_size": batch_size}
+    return parse_config(toml_text(doc), file)

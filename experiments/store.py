@@ -58,11 +58,14 @@ def _atomic_write(path: Path, write) -> None:
         raise
 
 
+def write_text(path: Path, text: str) -> None:
+    """Write a text file atomically."""
+    _atomic_write(Path(path), lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
 def write_json(path: Path, doc: dict) -> None:
     """Write a JSON file atomically."""
-    def write(tmp):
-        Path(tmp).write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
-    _atomic_write(Path(path), write)
+    write_text(path, json.dumps(doc, indent=2, default=str))
 
 
 def write_chunk(path: Path, games: pl.DataFrame, tallies: pl.DataFrame) -> None:
@@ -119,7 +122,7 @@ def read_manifest(run: Path) -> dict:
     if not isinstance(points, list) or not all(isinstance(p, dict) for p in points) \
             or not isinstance(manifest.get("games_per_point"), int):
         raise UserError("manifest.json is not a sweep manifest (expected `points` and `games_per_point`); "
-                        "was this folder written by `balancelab sweep`?", file=str(run))
+                        "was this folder written by `balancelab sweep` or `balancelab run --out`?", file=str(run))
     return manifest
 
 
@@ -204,6 +207,6 @@ class Run:
 
 
 def open_run(path: str | Path) -> Run:
-    """Open a run folder written by `balancelab sweep`."""
+    """Open a run folder written by `balancelab sweep` (or `balancelab run --out`: a one-point sweep)."""
     return Run(path)
 

@@ -6,6 +6,11 @@ main process writes every finished chunk atomically, so workers need no shared d
 A chunk's rows depend only on (point, start, stop) (per-game random streams), so the
 results are the same whatever the backend, the number of workers or the interruptions;
 `resume=True` plays only the chunks whose files are missing.
+
+Compiled engines (numba) are built once, here, before the chunks fan out (`warm_up`), on
+every backend including a remote scheduler; workers then load the build from numba's
+cache (`__pycache__` beside the sources, or NUMBA_CACHE_DIR). Workers on other machines
+see that cache only if they share the source tree or NUMBA_CACHE_DIR with this process.
 """
 from __future__ import annotations
 
@@ -103,15 +108,17 @@ def reference_point(cfg: SweepConfig, points: list[Point]) -> int:
     return next((p.index for p in points if p.ablated is None and p.ruleset.hash == rs.hash), 0)
 
 
-def build_manifest(cfg: SweepConfig, points: list[Point]) -> dict:
+def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep") -> dict:
+    """The run folder's provenance record; `command` says what wrote it (`sweep`, or `run` for one point)."""
     game = get_game(cfg.ruleset)
     rulesets = {}
     for p in points:
         rulesets.setdefault(p.ruleset.hash, ruleset_record(p.ruleset))
+    config_file = str(Path(cfg.file).resolve()) if Path(cfg.file).is_file() else cfg.file
     return {
-        "format": 1, "kind": "balancelab sweep", "status": "running",
+        "format": 1, "kind": "balancelab sweep", "command": command, "status": "running",
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "config_file": str(Path(cfg.file).resolve()), "config_digest": cfg.digest(), "config": cfg.resolved(),
+        "config_file": config_file, "config_digest": cfg.digest(), "config": cfg.resolved(),
         "ruleset": cfg.ruleset, "faction_label": game.faction_label, "score_label": game.score_label,
         "entity_kind": game.entity_kind, "end_reasons": list(game.end_reasons),
         "games_per_point": cfg.games, "batch_size": cfg.batch_size, "target_rounds": cfg.resolved()["target_rounds"],
@@ -217,23 +224,27 @@ def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler:
 
 def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
               scheduler: str | None = None, resume: bool = False, progress: bool = False,
-              dask_processes: bool = True, play: Callable = play_chunk) -> Path:
+              dask_processes: bool = True, play: Callable = play_chunk, command: str = "sweep") -> Path:
     """Run (or finish, with resume=True) a sweep into the folder `out`; return its path.
 
     Everything is checked before anything is written: a bad config, option or output
-    folder raises UserError and leaves the disk untouched.
+    folder raises UserError and leaves the disk untouched. `progress`: a bar on stderr
+    when it is a terminal. `command` is recorded in the manifest (`run` writes one point).
     """
     cfg = config if isinstance(config, SweepConfig) else load_config(config)
     _check_options(jobs, backend, scheduler)
     points = expand(cfg)
     out = Path(out)
-    manifest = _prepare_folder(out, build_manifest(cfg, points), resume)
+    manifest = _prepare_folder(out, build_manifest(cfg, points, command), resume)
     if backend == "dask" and scheduler:
         _dask_client(jobs, scheduler, dask_processes)[0].close()   # reachable? (before writing anything)
     out.mkdir(parents=True, exist_ok=True)
     store.remove_partial(out)
-    if not (out / "config.toml").exists() and Path(cfg.file).is_file():
-        shutil.copyfile(cfg.file, out / "config.toml")
+    if not (out / "config.toml").exists():
+        if cfg.text:
+            store.write_text(out / "config.toml", cfg.text)
+        elif Path(cfg.file).is_file():
+            shutil.copyfile(cfg.file, out / "config.toml")
     _write_ruleset_data(out, points)
     store.write_json(out / store.MANIFEST, manifest)
     run = store.Run(out)
@@ -246,7 +257,7 @@ def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 
                "backend": backend, "scheduler": scheduler, "chunks": len(tasks), "games": left}
     t0 = time.perf_counter()
     from tqdm import tqdm
-    with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=not progress,
+    with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=None if progress else True,
               file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar:
         for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
             store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)

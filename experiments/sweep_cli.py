@@ -1,7 +1,7 @@
 """The `sweep` and `report` subcommands (registered by experiments/cli.py).
 
     balancelab sweep CONFIG [--out DIR] [--jobs J] [--backend loky|dask] [--scheduler ADDRESS] [--resume]
-    balancelab report RUN_DIR [--out FILE]
+    balancelab report RUN_DIR [--out FILE]       (RUN_DIR from `sweep`, or from `run --out`: one point)
 
 Handlers raise UserError for a user's mistake (the CLI prints one line, exit code 2) and
 return the exit code otherwise.
@@ -36,7 +36,7 @@ def register(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_sweep)
 
-    p = subparsers.add_parser("report", help="write the HTML balance report of a sweep's run folder")
+    p = subparsers.add_parser("report", help="write the HTML balance report of a run folder (`sweep`, or `run --out`)")
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("--out", default=None, metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
     p.set_defaults(func=cmd_report)

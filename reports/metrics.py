@@ -68,6 +68,11 @@ def _ensure_point(games: pl.DataFrame) -> pl.DataFrame:
     return games if "point" in games.columns else games.with_columns(pl.lit(0, dtype=pl.Int32).alias("point"))
 
 
+def _seated(games: pl.DataFrame, seat: int) -> pl.LazyFrame:
+    """The games in which `seat` was played (lazy: only the columns a query uses are copied)."""
+    return games.lazy().filter(pl.col(f"s{seat}_share").is_not_null())
+
+
 # ----------------------------------------------------------------------------- win rates
 
 def seat_win_rates(games: pl.DataFrame) -> pl.DataFrame:
@@ -76,9 +81,10 @@ def seat_win_rates(games: pl.DataFrame) -> pl.DataFrame:
     frames = []
     for s in range(max_seats(games)):
         share = f"s{s}_share"
-        frames.append(games.filter(pl.col(share).is_not_null()).group_by("point").agg(
+        frames.append(_seated(games, s).group_by("point").agg(
             pl.len().alias("games"), pl.col(share).cast(pl.Float64).sum().alias("wins"),
-            pl.col("players").cast(pl.Float64).mean().alias("players")).with_columns(pl.lit(s, pl.Int8).alias("seat")))
+            pl.col("players").cast(pl.Float64).mean().alias("players")).with_columns(pl.lit(s, pl.Int8).alias("seat"))
+            .collect())
     if not frames:
         return pl.DataFrame()
     df = _rate_columns(pl.concat(frames).sort(["point", "seat"]))
@@ -91,15 +97,17 @@ def _group_win_rates(games: pl.DataFrame, kind: str) -> pl.DataFrame:
     games = _ensure_point(games)
     frames = []
     for s in range(max_seats(games)):
+        # Aggregate each seat first, then the seats' small tables: no frame of games x seats.
         col, share = f"s{s}_{kind}", f"s{s}_share"
-        frames.append(games.filter(pl.col(share).is_not_null()).select(
-            "point", pl.col(col).cast(pl.Utf8).alias(kind), pl.col(share).cast(pl.Float64).alias("w"),
-            (1.0 / pl.col("players").cast(pl.Float64)).alias("fair")))
+        frames.append(_seated(games, s).group_by(["point", col]).agg(
+            pl.len().alias("games"), pl.col(share).cast(pl.Float64).sum().alias("wins"),
+            (1.0 / pl.col("players").cast(pl.Float64)).sum().alias("fair_sum"))
+            .select("point", pl.col(col).cast(pl.Utf8).alias(kind), "games", "wins", "fair_sum").collect())
     if not frames:
         return pl.DataFrame()
-    df = (pl.concat(frames).group_by(["point", kind]).agg(pl.len().alias("games"), pl.col("w").sum().alias("wins"),
-                                                         pl.col("fair").mean())
-          .sort(["point", kind]))
+    df = (pl.concat(frames).group_by(["point", kind]).agg(pl.col("games").sum(), pl.col("wins").sum(),
+                                                         pl.col("fair_sum").sum())
+          .with_columns(fair=pl.col("fair_sum") / pl.col("games")).sort(["point", kind]))
     return _rate_columns(df).select("point", kind, "games", "wins", "win_rate", "ci_low", "ci_high", "fair")
 
 
@@ -153,7 +161,7 @@ def game_length(games: pl.DataFrame, target: Sequence[int] | None = None,
     """Rounds per game (mean, CI, sd, quantiles), completion and stall rates, share inside target."""
     games = _ensure_point(games)
     rows = []
-    for point, grp in games.group_by("point", maintain_order=True):
+    for point, grp in games.select("point", "rounds", "end_reason").group_by("point", maintain_order=True):
         r = grp["rounds"].to_numpy().astype(float)
         n = r.size
         m, lo, hi = mean_interval(r)
@@ -202,8 +210,8 @@ def score_margin(games: pl.DataFrame) -> pl.DataFrame:
 def _seat_totals(games: pl.DataFrame) -> pl.DataFrame:
     """Per point: seat-games and win shares summed over every seat."""
     games = _ensure_point(games)
-    frames = [games.filter(pl.col(f"s{s}_share").is_not_null()).group_by("point").agg(
-        pl.len().alias("seat_games"), pl.col(f"s{s}_share").cast(pl.Float64).sum().alias("seat_wins"))
+    frames = [_seated(games, s).group_by("point").agg(
+        pl.len().alias("seat_games"), pl.col(f"s{s}_share").cast(pl.Float64).sum().alias("seat_wins")).collect()
         for s in range(max_seats(games))]
     return pl.concat(frames).group_by("point").agg(pl.col("seat_games").sum(), pl.col("seat_wins").sum())
 
@@ -322,3 +330,34 @@ def headline(games: pl.DataFrame, target: Sequence[int] | None = None) -> pl.Dat
     out = length.join(bal, on="point", how="left").join(first, on="point", how="left") \
         .join(spread, on="point", how="left").join(margin, on="point", how="left")
     return out.sort("point")
+
+
+# ----------------------------------------------------------------------------- one point as plain data
+
+def _records(df: pl.DataFrame, columns: Sequence[str]) -> list[dict]:
+    return df.select(columns).to_dicts() if df.height else []
+
+
+def point_summary(games: pl.DataFrame) -> dict:
+    """The balance table of one point as plain data (what `balancelab run` prints), from the frames above.
+
+    games: per-game rows of a single point. Keys: games, seats, factions, bots (each a list of
+    rows with win_rate and its 95% interval), mean_rounds, sd_rounds, rounds_histogram,
+    end_reasons (counts), balance with its interval.
+    """
+    games = _ensure_point(games)
+    if games["point"].n_unique() > 1:
+        raise ValueError("point_summary takes the rows of one point")
+    rate = ["games", "wins", "win_rate", "ci_low", "ci_high"]
+    length = game_length(games).row(0, named=True)
+    bal = balance(games).row(0, named=True)
+    hist = length_histogram(games)
+    ends = end_reasons(games)
+    return {"games": games.height,
+            "seats": _records(seat_win_rates(games), ["seat", *rate]),
+            "factions": _records(faction_win_rates(games), ["faction", *rate]),
+            "bots": _records(bot_win_rates(games), ["bot", *rate]),
+            "mean_rounds": length["mean_rounds"], "sd_rounds": length["sd_rounds"],
+            "rounds_histogram": {int(r): int(n) for r, n in zip(hist["rounds"], hist["games"])},
+            "end_reasons": {str(k): int(v) for k, v in zip(ends["end_reason"], ends["count"])},
+            "balance": bal["balance"], "balance_low": bal["ci_low"], "balance_high": bal["ci_high"]}

@@ -125,7 +125,7 @@ def test_run_replaces_its_own_previous_output_only_with_overwrite(tmp_path, caps
     code, err = _run(capsys, ["run", "evolversi", "--games", "50", "--out", str(out)])
     assert code == 2 and "--overwrite" in err
     assert main(["run", "evolversi", "--games", "60", "--out", str(out), "--overwrite"]) == 0
-    assert json.loads((out / "manifest.json").read_text())["games"] == 60
+    assert json.loads((out / "manifest.json").read_text())["games_per_point"] == 60
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 

@@ -92,7 +92,8 @@ def test_play_one_counts_every_trait_card_on_the_boards():
 def test_run_writes_trait_tallies(tmp_path):
     out = tmp_path / "x"
     assert main(["run", "evolution", "--games", "2000", "--out", str(out)]) == 0
-    tallies = pl.read_parquet(out / "tallies.parquet")
+    from experiments.store import open_run
+    tallies = open_run(out).tallies()
     assert tallies.height > 0
     assert set(tallies["entity_kind"].to_list()) == {"trait"}
     assert set(tallies["entity"].to_list()) <= set(TRAITS)

@@ -1,6 +1,6 @@
 """The default data is calibrated (issue 2): four greedy bots finish in 8-15 rounds and no
 animal wins more than 30% of four-player games. Measured with the tool itself."""
-from reports.summary import RunSummary
+from reports.metrics import point_summary
 from simcore.games.evolversi.schema import GAME_DATA
 from experiments.api import simulate
 
@@ -8,9 +8,7 @@ from experiments.api import simulate
 def test_default_four_player_greedy_games_last_8_to_15_rounds_and_no_animal_wins_over_30_percent():
     rs = GAME_DATA.load()
     res = simulate(rs, "greedy", players=4, games=20_000, seed=2026, batch_size=10_000)
-    summary = RunSummary(4)
-    summary.add(res.games)
-    d = summary.to_dict()
+    d = point_summary(res.games)
     assert 8 <= d["mean_rounds"] <= 15, d["mean_rounds"]
     worst = max(d["factions"], key=lambda r: r["win_rate"])
     assert worst["ci_high"] < 0.30, worst
