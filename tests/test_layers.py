@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_import_linter_contracts_are_kept():
     exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
     assert exe, "import-linter is part of the test extra: pip install -e '.[test]'"
-    proc = subprocess.run([exe, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([exe, str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "0 broken" in proc.stdout
