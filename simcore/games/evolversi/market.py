@@ -42,7 +42,10 @@ def buy(run, g, a):
     discount = st.discount.take(g)
     tf = st.tokens.reshape(-1)
     tokens = tf.take(gi)
-    cost = np.maximum(run.costs[None, :] - discount[:, None], 0)
+    if discount.any():
+        cost = np.maximum(run.costs[None, :] - discount[:, None], 0)
+    else:                                   # the printed costs (a read-only view, no copy)
+        cost = np.broadcast_to(run.costs, (G, M))
     valid = np.empty((G, M + 1), bool)
     valid[:, NO_PURCHASE] = True
     valid[:, FIRST_SLOT:] = (market >= 0) & (cost <= tokens[:, None])

@@ -123,10 +123,11 @@ class Run:
         in every case, unless no policy reads the decision keys.
         """
         G = len(g)
+        if G == 0:
+            return np.zeros(0, np.int64)
         seat = np.broadcast_to(np.asarray(seat, np.int64), (G,))
-        if valid is not None:
-            n = valid.sum(axis=1)
-        n = np.broadcast_to(np.asarray(n, np.int64), (G,))
+        if valid is None:
+            n = np.broadcast_to(np.asarray(n, np.int64), (G,))
         seat_key = d = None
         if self.count_decisions:
             gi = g * self.P + seat
