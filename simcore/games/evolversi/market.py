@@ -7,6 +7,7 @@ from . import effects, piles
 from .arrays import any_cols, bitmask, fill_rows, put_rows
 from .state import END_STALLED, TRIGGER
 
+
 def market_pairs(run, g):
     market = run.st.market.take(g, axis=0)
     occupied = market >= 0

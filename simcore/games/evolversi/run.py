@@ -18,6 +18,7 @@ from .arrays import any_cols, effects_first, put_rows
 from .decisions import BatchDecision
 from .state import END_TRACK, State, Tables
 
+
 class Run:
     """One batch being played: the state plus the engine's position in the round."""
 
@@ -77,7 +78,7 @@ class Run:
     def end_check(self, g: np.ndarray) -> np.ndarray:
         """Section 5.1: a pawn on the last space ends the game at once; returns live games.
 
-        Only games flagged by move_pawns (a pawn reached the last space since the last
+        Only games flagged by move_pawn (a pawn reached the last space since the last
         check) can end, so only they are looked at.
         """
         st = self.st
