@@ -88,10 +88,12 @@ class GreedyBatch:
         return bb.greedy_swap_market(v["buy"][q.info["market"]], q.shared["pairs"], q.valid)
 
     def _buy(self, q, v):
-        market, cost, valid = q.info["market"], q.info["cost"], q.valid
-        M = market.shape[1]
-        return bb.greedy_buy_slots(len(q), [v["buy"][market[:, i]] for i in range(M)],
-                                   [cost[:, i] for i in range(M)], [valid[:, 1 + i] for i in range(M)])
+        market, cost = q.info["market"], q.info["cost"]
+        slots = np.ascontiguousarray(market.T)                     # (M, G): one row per slot
+        ok = np.ascontiguousarray(q.valid[:, 1:].T)
+        # the same cost in every game (a broadcast view): one number per slot
+        costs = cost[0].tolist() if cost.strides[0] == 0 else list(np.ascontiguousarray(cost.T))
+        return bb.greedy_buy_slots(len(q), [v["buy"][m] for m in slots], costs, list(ok))
 
     def _ignore_event(self, q, v):
         return bb.greedy_ignore_event(_HURTS[q.info["verb"]])

@@ -30,8 +30,11 @@ def ref_policies(rs, names, players: int, choices=None) -> list:
 
 
 def _write_back(choices, policies) -> None:
+    """What each script policy did not use goes back into the caller's lists."""
     for seat, items in (choices or {}).items():
-        items[:] = policies[int(seat)].items if hasattr(policies[int(seat)], "items") else items
+        left = getattr(policies[int(seat)], "items", None)      # None: the seat is not a script
+        if left is not None:
+            items[:] = left
 
 
 def play_batch(rs, players, bots, seed, games, animals=None) -> dict:

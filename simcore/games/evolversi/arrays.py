@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 

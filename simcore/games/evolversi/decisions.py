@@ -34,7 +34,7 @@ class BatchDecision:
     kind: str
     g: np.ndarray                 # (G,) rows of the batch state
     seat: np.ndarray              # (G,) int64 the deciding seat
-    n: np.ndarray                 # (G,) int64 number of options
+    n_given: np.ndarray | None    # (G,) int64 number of options (None: counted from valid)
     valid: np.ndarray | None      # (G, K) bool legal columns, or None: options 0..n-1
     view: object                  # the engine run: .st (State), .tb (Tables), .P, .pairs, ...
     info: dict = field(default_factory=dict)    # name -> (G, ...) per-game facts (below)
@@ -44,6 +44,13 @@ class BatchDecision:
 
     def __len__(self) -> int:
         return len(self.g)
+
+    @property
+    def n(self) -> np.ndarray:
+        """(G,) int64 the number of options of each game (counted from the mask on demand)."""
+        if self.n_given is None:
+            self.n_given = self.valid.sum(axis=1)
+        return self.n_given
 
     def keys(self) -> np.ndarray:
         """(G,) uint64 key(seed, game, BOT, round, seat, d) (the seat key's last hash step)."""
@@ -59,7 +66,7 @@ class BatchDecision:
     def subset(self, sel) -> "BatchDecision":
         """The same decision for the games `sel` (bool mask or indices) only."""
         pick = (lambda x: None if x is None else x[sel])
-        return BatchDecision(self.kind, self.g[sel], self.seat[sel], self.n[sel], pick(self.valid),
+        return BatchDecision(self.kind, self.g[sel], self.seat[sel], pick(self.n_given), pick(self.valid),
                              self.view, {k: v[sel] for k, v in self.info.items()}, self.shared,
                              pick(self._seat_key), pick(self._d))
 

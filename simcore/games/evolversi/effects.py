@@ -7,6 +7,7 @@ from . import market, piles, pressure
 from .arrays import any_cols, put_rows
 from .state import COND, TARGET, VERB
 
+
 # Verbs applied to each target in turn; the others act on the actor alone.
 _PER_TARGET = ("gain_points", "lose_points", "gain_tokens", "lose_tokens", "steal_tokens",
                "gain_fury", "lose_fury", "copy_fury")
@@ -211,7 +212,7 @@ def apply(run, g, a, verb, n, F, t):
 
 def tokens_in_turn(run, g, a, verb, n, T):
     """The token verbs (gain, lose, steal) on each game's targets T (G, K), one target
-    after another: they share the supply and the actor's reserve (apply_to_target's
+    after another: they share the supply and the actor's reserve (apply's
     arithmetic, on the games' (G, P) token rows)."""
     st = run.st
     n = n.astype(np.int64)

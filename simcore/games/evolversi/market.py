@@ -7,6 +7,7 @@ from . import effects, piles
 from .arrays import any_cols, bitmask, fill_rows, put_rows
 from .state import END_STALLED, TRIGGER
 
+
 def market_pairs(run, g):
     market = run.st.market.take(g, axis=0)
     occupied = market >= 0
@@ -42,7 +43,10 @@ def buy(run, g, a):
     discount = st.discount.take(g)
     tf = st.tokens.reshape(-1)
     tokens = tf.take(gi)
-    cost = np.maximum(run.costs[None, :] - discount[:, None], 0)
+    if discount.any():
+        cost = np.maximum(run.costs[None, :] - discount[:, None], 0)
+    else:                                   # the printed costs (a read-only view, no copy)
+        cost = np.broadcast_to(run.costs, (G, M))
     valid = np.empty((G, M + 1), bool)
     valid[:, NO_PURCHASE] = True
     valid[:, FIRST_SLOT:] = (market >= 0) & (cost <= tokens[:, None])

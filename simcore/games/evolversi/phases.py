@@ -9,6 +9,7 @@ from . import effects, market, piles, pressure
 from .arrays import any_cols, bitmask, fill_rows, put_rows, sum_cols
 from .state import TRIGGER
 
+
 def place_columns(options: np.ndarray, H: int):
     """Per PLACE option: the hand positions above and below, in hand order, padded with h
     (the column of the empty card after the hand)."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from ... import rng
-from .components import KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
 from .arrays import stable_argsort_rows
+from .components import KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
+
 
 _MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 

@@ -7,6 +7,7 @@ from . import effects, piles
 from .arrays import any_cols
 from .state import PKIND
 
+
 def ignore_event(run, g, verb, T) -> np.ndarray:
     """Section 5.3: the Totem holder among the targets may ignore the Event."""
     st = run.st

@@ -266,6 +266,8 @@ def describe(verb: str, amount: int, target: str, condition: str = "always") -> 
 
 def describe_card(row: dict) -> str:
     text = describe(row["effect"], row["amount"], row["target"], row["condition"])
+    if row.get("more"):
+        text += f"; it may take {row['more']} more"
     if row.get("optional"):
         text = "optional: " + text
     if row.get("discard"):

@@ -27,6 +27,7 @@ from .arrays import put_rows
 from .run import Run
 from .state import State, Tables, empty_state, tables_for
 
+
 BATCH_SIZE = 32768            # games per chunk in play_batch (memory stays flat)
 COMPACT_BELOW = 0.5           # compact the batch when fewer than this share of games live
 

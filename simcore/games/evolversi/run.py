@@ -18,6 +18,7 @@ from .arrays import any_cols, effects_first, put_rows
 from .decisions import BatchDecision
 from .state import END_TRACK, State, Tables
 
+
 class Run:
     """One batch being played: the state plus the engine's position in the round."""
 
@@ -77,7 +78,7 @@ class Run:
     def end_check(self, g: np.ndarray) -> np.ndarray:
         """Section 5.1: a pawn on the last space ends the game at once; returns live games.
 
-        Only games flagged by move_pawns (a pawn reached the last space since the last
+        Only games flagged by move_pawn (a pawn reached the last space since the last
         check) can end, so only they are looked at.
         """
         st = self.st
@@ -123,10 +124,11 @@ class Run:
         in every case, unless no policy reads the decision keys.
         """
         G = len(g)
+        if G == 0:
+            return np.zeros(0, np.int64)
         seat = np.broadcast_to(np.asarray(seat, np.int64), (G,))
-        if valid is not None:
-            n = valid.sum(axis=1)
-        n = np.broadcast_to(np.asarray(n, np.int64), (G,))
+        if valid is None:
+            n = np.broadcast_to(np.asarray(n, np.int64), (G,))
         seat_key = d = None
         if self.count_decisions:
             gi = g * self.P + seat

@@ -11,6 +11,7 @@ from .arrays import stable_argsort_rows
 from .components import KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
 from .state import Tables
 
+
 SETUP_BLOCK = 2048            # games per block of the setup shuffles
 
 
