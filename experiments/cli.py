@@ -322,6 +322,21 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_warmup(args) -> int:
+    """Build each game's batch engine with its default bots (compile, or load the cache)."""
+    from .lineup import run_spec
+    names = [args.ruleset] if args.ruleset else list(GAMES)
+    for name in names:
+        game = get_game(name)
+        rs = game.data.load("default")
+        lo, hi = game.player_range(rs)
+        spec = run_spec(rs, None, min(max(4, lo), hi), None, 0)
+        t0 = time.perf_counter()
+        game.warmup(rs, spec.bots)
+        print(f"{name}: {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 def _peak_rss_mib() -> float:
     import resource
     time.sleep(0.05)   # let every worker take a share of the probes
@@ -408,7 +423,8 @@ def cmd_conformance(args) -> int:
         from simcore.games.evolution.conformance import main as harness_main
     except ImportError:
         raise UserError("the Evolution ruleset (cs4500 harness) is not installed in this build") from None
-    return harness_main(args.harness, args.engine, sys.stdin, sys.stdout)
+    from strategies.registry import make_bot
+    return harness_main(args.harness, args.engine, sys.stdin, sys.stdout, make_bot("evolution", "silly"))
 
 
 # ----------------------------------------------------------------------------- main
@@ -448,6 +464,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also measure the sweep fan-out overhead on N games (sweep vs a single run)")
     p.add_argument("--json", default=None, metavar="FILE", help="also write the figures as JSON")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("warmup", help="compile each game's batch engine and default bots now; seconds per game")
+    p.add_argument("ruleset", nargs="?", default=None)
+    p.set_defaults(func=cmd_warmup)
 
     p = sub.add_parser("validate", help="check a designer's data folder and report every problem")
     p.add_argument("dir")

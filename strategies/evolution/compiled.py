@@ -1,13 +1,17 @@
 """Compiled (numba) forms of the Evolution bots greedy, silly and random.
 
-The compiled batch engine calls three dispatchers for game `b` of a packed batch
-(`a`: packed.Arr, `rk`: packed.RK, see simcore/games/evolution/packed.py), with a bot code:
+Each bot's batch face is a `Policy` (simcore/games/evolution/build.py) of three compiled
+functions the engine calls for game `b` of a packed batch (`a`: packed.Arr, `rk`:
+packed.RK, see simcore/games/evolution/packed.py); `mem` is the seat's memory row (unused
+here):
 
-- `food_card(code, a, rk, b, seat)`: the card id given as food card (-1: empty hand);
-- `plan_cards(code, a, rk, b, seat, acts)`: the round's card actions, written as rows
+- `food_card(a, rk, b, seat, mem)`: the card id given as food card (-1: empty hand);
+- `plan_cards(a, rk, b, seat, acts, mem)`: the round's card actions, written as rows
   [kind, card, species, slot] of `acts` (int64 (8, 4)); returns the number of rows;
-- `feed_choice(code, a, rk, b, seat, opts, n_opts, turn)`: the index of the chosen row of
+- `feed_choice(a, rk, b, seat, opts, n_opts, turn, mem)`: the index of the chosen row of
   `opts` (int64 (K, 5) rows [kind, s, q, d, negate], the reference's canonical order).
+
+GREEDY, SILLY and RANDOM are those policies (registered.py hands them to the engine).
 
 Each bot makes exactly the decisions of its reference form (greedy.py `food_card`, `plan`,
 `feeding_choice`; silly.py `Silly`; random_bot.py `RandomBot`), which stay the truth:
@@ -20,8 +24,8 @@ the state arrays: nothing is allocated.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simcore.games.evolution.build import Policy, inline, kernel
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
 from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
                                             below, has, key_add, key_start)
@@ -30,12 +34,6 @@ from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBI
                                             HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
                                             SCAVENGER, SYMBIOSIS, WARNING_CALL)
 from simcore.rng import BOT as BOT_STREAM
-
-# bot codes (the dispatchers treat any other code as RANDOM)
-GREEDY = 0
-SILLY = 1
-RANDOM = 2
-
 
 # ---------------------------------------------------------------- greedy scores
 # Trait bit masks of greedy_score (greedy.SCORES is built from it).
@@ -46,7 +44,7 @@ _FEEDING4 = (1 << COOPERATION) | (1 << FAT_TISSUE)
 _ZERO = (1 << AMBUSH) | (1 << PACK_HUNTING)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def greedy_score(k, carn_out, want):
     """How much greedy wants to keep / play trait k (greedy.py's docstring: defensive traits
     most when carnivores are out, Carnivore only when it wants to become one)."""
@@ -65,7 +63,7 @@ def greedy_score(k, carn_out, want):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def _put(acts, k, kind, card, s, slot):
     acts[k, 0] = kind
     acts[k, 1] = card
@@ -74,7 +72,7 @@ def _put(acts, k, kind, card, s, slot):
     return k + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def greedy_context(a, b, seat):
     """(carn_out, want_carn) of greedy._context: another seat has a carnivore; the other
     seats' non-carnivore species number at least the players and `seat` has no carnivore."""
@@ -96,7 +94,7 @@ def greedy_context(a, b, seat):
     return carn_out, want
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
     """The hand card not in {u0, u1} with the smallest greedy._pay_key (-1: none)."""
     best = -1
@@ -112,7 +110,7 @@ def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def greedy_food_card(a, rk, b, seat):
     """greedy.food_card: the card with the smallest _keep_key (-1: empty hand)."""
     carn_out, want = greedy_context(a, b, seat)
@@ -127,7 +125,7 @@ def greedy_food_card(a, rk, b, seat):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def greedy_plan(a, rk, b, seat, acts):
     """greedy.plan, as rows of `acts`; returns the number of rows."""
     carn_out, want = greedy_context(a, b, seat)
@@ -142,7 +140,7 @@ def greedy_plan(a, rk, b, seat, acts):
         if rk.kind[c] == CARNIVORE and (cc < 0 or c < cc):
             cc = c
     if want and cc >= 0 and room and n >= 2:
-        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, -1)
+        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, np.int64(-1))
         k = _put(acts, k, NEW, pay, 0, 0)
         k = _put(acts, k, TRAIT, cc, n_sp, -1)
         grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay)
@@ -155,7 +153,7 @@ def greedy_plan(a, rk, b, seat, acts):
     n_used = 0
     new = n_sp <= 1 and n >= 3 and room
     if new:
-        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, -1, -1)
+        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(-1), np.int64(-1))
         k = _put(acts, k, NEW, u0, 0, 0)
         n_used += 1
     # the trait: leftmost non-carnivore with a free trait slot, else the new species
@@ -206,7 +204,7 @@ def greedy_plan(a, rk, b, seat, acts):
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def greedy_feed(a, rk, b, seat, opts, n_opts):
     """greedy.feeding_choice: the index of the chosen row of `opts`."""
     P = a.n_species.shape[1]
@@ -269,7 +267,7 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
 
 # ---------------------------------------------------------------- silly
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def silly_food_card(a, rk, b, seat):
     """Silly.choose_food_card: the first card in silly order = the lowest id of the sorted hand."""
     if a.hand_n[b, seat] <= 0:
@@ -277,7 +275,7 @@ def silly_food_card(a, rk, b, seat):
     return np.int64(a.hand[b, seat, 0])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def silly_plan(a, rk, b, seat, acts):
     """Silly.play_cards (silly.card_actions) from the sorted hand without its food card."""
     n = np.int64(a.hand_n[b, seat])
@@ -295,14 +293,14 @@ def silly_plan(a, rk, b, seat, acts):
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def _silly_size(a, b, p, i):
     """silly._largest_key of species i of seat p (smaller = larger species)."""
     return (-np.int64(a.pop[b, p, i]), -np.int64(a.food[b, p, i]), -np.int64(a.body[b, p, i]),
             np.int64(i))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def silly_feed(a, rk, b, seat, opts, n_opts):
     """silly.feeding_choice: the index of the chosen row of `opts`."""
     P = a.n_species.shape[1]
@@ -351,7 +349,7 @@ def silly_feed(a, rk, b, seat, opts, n_opts):
 
 # ---------------------------------------------------------------- random
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def _bot_key(a, b, kind, seat):
     """rng.key(seed, game, BOT, kind, round, seat): extend with key_add for the counter."""
     h = key_start(a.seed, a.games[b], BOT_STREAM)
@@ -360,7 +358,7 @@ def _bot_key(a, b, kind, seat):
     return key_add(h, seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def random_food_card(a, rk, b, seat):
     """RandomBot.choose_food_card: a uniform card of the sorted hand (-1: empty hand)."""
     n = np.int64(a.hand_n[b, seat])
@@ -370,7 +368,7 @@ def random_food_card(a, rk, b, seat):
     return np.int64(a.hand[b, seat, j])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def random_plan(a, rk, b, seat, acts):
     """RandomBot.play_cards: one uniform action (an illegal one is skipped by the engine)."""
     n = np.int64(a.hand_n[b, seat])
@@ -392,42 +390,60 @@ def random_plan(a, rk, b, seat, acts):
     return _put(acts, 0, POP if kind == 2 else BODY, card, s, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel
 def random_feed(a, rk, b, seat, opts, n_opts, turn):
     """RandomBot.choose_feeding: a uniform row of the legal options."""
     h = key_add(_bot_key(a, b, BOT_FEED, seat), turn)
     return below(h, max(np.int64(n_opts), 1))
 
 
-# ---------------------------------------------------------------- dispatchers
+# ---------------------------------------------------------------- the policies
 
-@njit(cache=True, _nrt=False, inline="always")
-def food_card(code, a, rk, b, seat):
-    """The food card (card id) of bot `code` at `seat` of game b; -1 if its hand is empty."""
-    if code == GREEDY:
-        return np.int64(greedy_food_card(a, rk, b, seat))
-    if code == SILLY:
-        return np.int64(silly_food_card(a, rk, b, seat))
+@kernel
+def _greedy_food(a, rk, b, seat, mem):
+    return np.int64(greedy_food_card(a, rk, b, seat))
+
+
+@kernel
+def _greedy_plan(a, rk, b, seat, acts, mem):
+    return np.int64(greedy_plan(a, rk, b, seat, acts))
+
+
+@kernel
+def _greedy_feed(a, rk, b, seat, opts, n_opts, turn, mem):
+    return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts))
+
+
+@kernel
+def _silly_food(a, rk, b, seat, mem):
+    return np.int64(silly_food_card(a, rk, b, seat))
+
+
+@kernel
+def _silly_plan(a, rk, b, seat, acts, mem):
+    return np.int64(silly_plan(a, rk, b, seat, acts))
+
+
+@kernel
+def _silly_feed(a, rk, b, seat, opts, n_opts, turn, mem):
+    return np.int64(silly_feed(a, rk, b, seat, opts, n_opts))
+
+
+@kernel
+def _random_food(a, rk, b, seat, mem):
     return np.int64(random_food_card(a, rk, b, seat))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def plan_cards(code, a, rk, b, seat, acts):
-    """Write the card actions of bot `code` into rows of acts ((8, 4) int64 [kind, card,
-    species, slot]); returns the number of rows."""
-    if code == GREEDY:
-        return np.int64(greedy_plan(a, rk, b, seat, acts))
-    if code == SILLY:
-        return np.int64(silly_plan(a, rk, b, seat, acts))
+@kernel
+def _random_plan(a, rk, b, seat, acts, mem):
     return np.int64(random_plan(a, rk, b, seat, acts))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def feed_choice(code, a, rk, b, seat, opts, n_opts, turn):
-    """The index (0..n_opts-1) of the feeding option bot `code` picks among rows of opts
-    ((K, 5) int64 [kind, s, q, d, negate], canonical order)."""
-    if code == GREEDY:
-        return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts))
-    if code == SILLY:
-        return np.int64(silly_feed(a, rk, b, seat, opts, n_opts))
+@kernel
+def _random_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(random_feed(a, rk, b, seat, opts, n_opts, turn))
+
+
+GREEDY = Policy("greedy", _greedy_food, _greedy_plan, _greedy_feed)
+SILLY = Policy("silly", _silly_food, _silly_plan, _silly_feed)
+RANDOM = Policy("random", _random_food, _random_plan, _random_feed)

@@ -171,7 +171,6 @@ class Greedy:
     makes the same choices (tests/evolution/test_compiled_bots.py)."""
 
     name = "greedy"
-    code = compiled.GREEDY          # the compiled form (batch engine)
 
     def choose_food_card(self, g, seat):
         return food_card(g, seat)

@@ -10,7 +10,6 @@ round, seat, turn).
 from __future__ import annotations
 
 
-from strategies.evolution import compiled
 
 from simcore import rng
 from simcore.games.evolution import addresses as A
@@ -22,7 +21,6 @@ def _below(seed, game, n, *address):
 
 class RandomBot:
     name = "random"
-    code = compiled.RANDOM          # the compiled form (batch engine)
 
     # ---- reference form
     def choose_food_card(self, g, seat):

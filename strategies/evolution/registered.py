@@ -1,7 +1,13 @@
-"""The Evolution bots, registered by name (strategies.registry)."""
+"""The Evolution bots, registered by name (strategies.registry).
+
+Each hands the reference engine its Python form and the compiled batch engine its
+compiled form (a simcore.games.evolution.build.Policy, compiled.py); both make the same
+decisions (tests/evolution/test_compiled_bots.py).
+"""
 from __future__ import annotations
 
 from ..registry import register
+from . import compiled
 from .greedy import Greedy as _Greedy
 from .random_bot import RandomBot as _Random
 from .silly import Silly as _Silly
@@ -9,9 +15,10 @@ from .silly import Silly as _Silly
 
 class _Both:
     impl = None
+    policy = None
 
     def batch(self, rs):
-        return self.impl()
+        return self.policy
 
     def reference(self, rs, seat):
         return self.impl()
@@ -19,14 +26,14 @@ class _Both:
 
 @register("evolution", "greedy", doc="feeds the hungriest species, plays the traits it scores highest")
 class Greedy(_Both):
-    impl = _Greedy
+    impl, policy = _Greedy, compiled.GREEDY
 
 
 @register("evolution", "random", doc="uniform among the legal options")
 class Random(_Both):
-    impl = _Random
+    impl, policy = _Random, compiled.RANDOM
 
 
 @register("evolution", "silly", doc="the cs4500 course's fixed-order player")
 class Silly(_Both):
-    impl = _Silly
+    impl, policy = _Silly, compiled.SILLY

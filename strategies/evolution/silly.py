@@ -11,7 +11,6 @@ players in turn order after this one); never its own species.
 from __future__ import annotations
 
 
-from strategies.evolution import compiled
 
 from simcore.games.evolution.traits import TRAITS
 
@@ -75,7 +74,6 @@ class Silly:
     the compiled form (compiled.silly_*), which makes the same choices."""
 
     name = "silly"
-    code = compiled.SILLY          # the compiled form (batch engine)
 
     def choose_food_card(self, g, seat):
         return choose_actions(g, g.players[seat].hand, len(g.players[seat].species))[0]

@@ -18,10 +18,11 @@ from collections import Counter
 
 import numpy as np
 
-from simcore.games.evolution import game as batch_game
+from evo_players.scripted import scripted, used
+from strategies.evolution import compiled
 from simcore.games.evolution import reference as ref
 from simcore.games.evolution import rules as R
-from simcore.games.evolution.ruleset import rules_for
+from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import (BOARD, DECK, DISCARD, FOOD_CARD, OUT, from_games,
                                            to_game)
 from simcore.games.evolution.traits import TRAIT_ID, TRAITS
@@ -136,17 +137,29 @@ def attacks(engine: str, g: ref.Game, seat: int = 0, intelligence: bool = False)
 
 # ---------------------------------------------------------------- bots
 
+POLICY = {"greedy": compiled.GREEDY, "silly": compiled.SILLY, "random": compiled.RANDOM}
+
+
+def policy_of(bot):
+    """The batch face (compiled policy) of a reference-form bot (greedy, silly, random);
+    a wrapper may name its inner bot's policy with `policy_name`."""
+    return POLICY[getattr(bot, "policy_name", getattr(bot, "name", None))]
+
+
 class ScriptBot:
     """Feeding choices from a script of option tuples (each must be legal when used); when
     the script runs out: forgo if allowed, else the first legal option. The batch engine
-    plays the same script (rules.py: a bot with a `script`) and takes the used options off
-    it; an illegal scripted option fails there too."""
-
-    feed_code = R.K.SCRIPT_FEED
-    card_code = R.K.PASS_CARDS
+    plays the same script (evo_players/scripted.py), and the used options are taken off it;
+    an illegal scripted option fails there too."""
 
     def __init__(self, script=()):
         self.script = list(script)
+
+    def policy(self):
+        return scripted([R.option_row(o) for o in self.script])
+
+    def sync(self, policy) -> None:
+        del self.script[:used(policy)]
 
     def _pick(self, legal: list) -> tuple:
         if self.script:
@@ -162,8 +175,11 @@ class ScriptBot:
 class Eager:
     """Never forgoes while it has anything else to do (first non-forgo option)."""
 
-    feed_code = R.K.EAGER_FEED
-    card_code = R.K.PASS_CARDS
+    def policy(self):
+        return scripted(None)
+
+    def sync(self, policy) -> None:
+        pass
 
     def choose_feeding(self, g, seat, opts, turn):
         acts = [o for o in opts if o[0] != "forgo"]
@@ -171,6 +187,17 @@ class Eager:
 
 
 # ---------------------------------------------------------------- operations on both engines
+
+def on_batch(bots, call):
+    """call(policies) with each kit bot's batch policy; then each bot catches up (a script
+    loses the options the engine played)."""
+    pols = [b.policy() for b in bots]
+    try:
+        return call(pols)
+    finally:
+        for b, pol in zip(bots, pols):
+            b.sync(pol)
+
 
 def _batch(g: ref.Game, extra_slots: int = 0):
     E = R.Engine(g.rules, g.cards)
@@ -186,7 +213,7 @@ def feeding_turn(engine: str, g: ref.Game, seat: int, option: tuple) -> ref.Game
         return g
     E, st = _batch(g)
     bots = [ScriptBot([option]) if k == seat else ScriptBot() for k in range(len(g.players))]
-    R.feeding_turn(E, st, 0, seat, bots, 1)
+    on_batch(bots, lambda pols: R.feeding_turn(E, st, 0, seat, pols, 1))
     return to_game(st, 0, g)
 
 
@@ -198,7 +225,7 @@ def feeding(engine: str, g: ref.Game, make_bot=ScriptBot) -> ref.Game:
         ref.feeding(g, bots)
         return g
     E, st = _batch(g)
-    R.feeding(E, st, 0, bots)
+    on_batch(bots, lambda pols: R.feeding(E, st, 0, pols))
     return to_game(st, 0, g)
 
 
@@ -228,9 +255,7 @@ def end_feeding(engine: str, g: ref.Game) -> ref.Game:
 
 class PassBot(Eager):
     """Round bot: its lowest card is its food card, it plays no other card, feeds eagerly
-    (the batch engine's scripted player kernels.PASS_CARDS)."""
-
-    card_code = R.K.PASS_CARDS
+    (the batch engine's scripted player, evo_players/scripted.py)."""
 
     def choose_food_card(self, g, seat):
         return min(g.players[seat].hand)
@@ -247,20 +272,20 @@ def play_round(engine: str, g: ref.Game, make_bot=lambda seat: PassBot()) -> ref
         ref.play_round(g, bots)
         return g
     E, st = _batch(g, extra_slots=1)
-    R.play_round(E, st, 0, bots)
+    on_batch(bots, lambda pols: R.play_round(E, st, 0, pols))
     return to_game(st, 0, g)
 
 
 def score(engine: str, g: ref.Game) -> list:
     if engine == "reference":
         return ref.score(g)
-    return batch_game.scores(from_games([g]))[0].tolist()
+    return R.scores(from_games([g]))[0].tolist()
 
 
 def winners(engine: str, g: ref.Game) -> list:
     if engine == "reference":
         return ref.winners(g)
-    return batch_game.winners(R.Engine(g.rules, g.cards), from_games([g]))[0].tolist()
+    return R.winners(R.Engine(g.rules, g.cards), from_games([g]))[0].tolist()
 
 
 def batch_card_places_ok(st, b: int) -> list:

@@ -24,7 +24,7 @@ import pytest
 
 from simcore.games.evolution import reference as ref
 from simcore.games.evolution.packed import pack_rules, pack_state
-from simcore.games.evolution.ruleset import rules_for
+from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import from_games
 from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, INTELLIGENCE
 from simcore.games.evolution import packed as PK
@@ -35,6 +35,19 @@ from strategies.evolution.random_bot import RandomBot
 from strategies.evolution.silly import Silly
 
 BOTS = {"greedy": (Greedy, C.GREEDY), "silly": (Silly, C.SILLY), "random": (RandomBot, C.RANDOM)}
+_MEM = np.zeros(1, np.int64)           # these bots keep no memory
+
+
+def _food(policy, a, rk, b, seat):
+    return policy.food_card(a, rk, b, seat, _MEM)
+
+
+def _plan(policy, a, rk, b, seat, acts):
+    return policy.plan_cards(a, rk, b, seat, acts, _MEM)
+
+
+def _feed(policy, a, rk, b, seat, opts, n_opts, turn):
+    return policy.feed_choice(a, rk, b, seat, opts, n_opts, turn, _MEM)
 OPT_KIND = {"forgo": PK.FORGO, "veg": PK.VEG, "store": PK.STORE, "intel": PK.INTEL,
             "attack": PK.ATTACK}
 GROW_KIND = {"pop": PK.POP, "body": PK.BODY}
@@ -78,7 +91,7 @@ def packed(g: ref.Game):
 class Checked:
     """A reference bot whose every decision is compared with the compiled bot's."""
 
-    def __init__(self, bot, code: int, rk, tally: Counter, where: str):
+    def __init__(self, bot, code, rk, tally: Counter, where: str):
         self.bot, self.code, self.rk, self.tally, self.where = bot, code, rk, tally, where
 
     def _at(self, g, seat, what):
@@ -86,7 +99,7 @@ class Checked:
 
     def choose_food_card(self, g, seat):
         want = self.bot.choose_food_card(g, seat)
-        got = C.food_card(self.code, packed(g), self.rk, 0, seat)
+        got = _food(self.code, packed(g), self.rk, 0, seat)
         assert got == want, self._at(g, seat, f"food card {got} != reference {want}")
         self.tally["food card"] += 1
         return want
@@ -94,7 +107,7 @@ class Checked:
     def play_cards(self, g, seat):
         want = self.bot.play_cards(g, seat)
         acts = np.full((8, 4), -99, np.int64)
-        n = C.plan_cards(self.code, packed(g), self.rk, 0, seat, acts)
+        n = _plan(self.code, packed(g), self.rk, 0, seat, acts)
         got = acts[:n].tolist()
         assert got == [act_row(x) for x in want], self._at(g, seat, f"plan {got} != {want}")
         self.tally["plan"] += 1
@@ -110,7 +123,7 @@ class Checked:
     def choose_feeding(self, g, seat, opts, turn):
         want = self.bot.choose_feeding(g, seat, opts, turn)
         rows = opt_rows(opts)
-        k = C.feed_choice(self.code, packed(g), self.rk, 0, seat, rows, len(opts), turn)
+        k = _feed(self.code, packed(g), self.rk, 0, seat, rows, len(opts), turn)
         assert 0 <= k < len(opts) and opts[k] == want, \
             self._at(g, seat, f"feeding option {k} of {opts} != reference {want}")
         self.tally["feed"] += 1
@@ -192,10 +205,10 @@ def test_empty_hand_gives_no_food_card_and_no_card_actions(bot_name):
     a, rk = packed(g), pack_rules(rules, cards)
     cls, code = BOTS[bot_name]
     acts = np.full((8, 4), -99, np.int64)
-    assert C.food_card(code, a, rk, 0, 1) == -1
+    assert _food(code, a, rk, 0, 1) == -1
     assert cls().play_cards(g, 1) == []
-    assert C.plan_cards(code, a, rk, 0, 1, acts) == 0
-    assert C.food_card(code, a, rk, 0, 0) == cls().choose_food_card(g, 0)   # hands still read
+    assert _plan(code, a, rk, 0, 1, acts) == 0
+    assert _food(code, a, rk, 0, 0) == cls().choose_food_card(g, 0)   # hands still read
 
 
 # ---------------------------------------------------------------- random positions
@@ -269,12 +282,12 @@ def test_compiled_bots_match_the_reference_bots_on_random_positions(variant):
                 bot = cls()
                 where = (variant, name, g.game_index, seat)
                 if p.hand:
-                    assert C.food_card(code, a, rk, 0, seat) == bot.choose_food_card(g, seat), where
+                    assert _food(code, a, rk, 0, seat) == bot.choose_food_card(g, seat), where
                 want = [act_row(x) for x in bot.play_cards(g, seat)]
-                n = C.plan_cards(code, a, rk, 0, seat, acts)
+                n = _plan(code, a, rk, 0, seat, acts)
                 assert acts[:n].tolist() == want, (where, want)
                 choice = bot.choose_feeding(g, seat, opts, turn)
-                k = C.feed_choice(code, a, rk, 0, seat, rows, len(opts), turn)
+                k = _feed(code, a, rk, 0, seat, rows, len(opts), turn)
                 assert 0 <= k < len(opts) and opts[k] == choice, (where, opts, choice)
                 tally[name, "feeds " + choice[0] + (" with intelligence"
                                                     if choice[0] == "attack" and choice[4] >= 0

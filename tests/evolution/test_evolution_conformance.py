@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from simcore.errors import UserError
-from simcore.games.evolution.conformance import HARNESSES, main
+from simcore.games.evolution.conformance import HARNESSES, main as harness_main
+from strategies.registry import make_bot
+
+SILLY = make_bot("evolution", "silly")
+
+
+def main(harness, engine, stdin, stdout):
+    return harness_main(harness, engine, stdin, stdout, SILLY)
 
 SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "evolution-cs4500"
 
@@ -77,3 +84,23 @@ def test_grow_actions_accept_both_encodings():
         main("xstep4", "reference", io.StringIO(json.dumps(value)), out)
         answers.append(json.loads(out.getvalue()))
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("engine", ["reference", "batch"])
+def test_feeding_stops_when_watering_hole_empty_so_a_step_there_changes_nothing(engine):
+    """cs4500 ends feeding once the Watering Hole is empty: one xstep there leaves the
+    configuration as it was, although the first player's carnivore could attack."""
+    carnivore = [["food", 0], ["body", 3], ["population", 2], ["traits", ["carnivore"]]]
+    prey = [["food", 0], ["body", 1], ["population", 2], ["traits", []]]
+    config = [[[["id", 1], ["species", [carnivore]], ["bag", 0]],
+               [["id", 2], ["species", [prey]], ["bag", 0]],
+               [["id", 3], ["species", [prey]], ["bag", 0]]], 0, []]
+    out = io.StringIO()
+    assert main("xstep", engine, io.StringIO(json.dumps(config)), out) == 0
+    assert json.loads(out.getvalue()) == config
+    fed = json.loads(json.dumps(config))
+    fed[1] = 1                                      # with food left, the same step attacks
+    out = io.StringIO()
+    main("xstep", engine, io.StringIO(json.dumps(fed)), out)
+    after = json.loads(out.getvalue())
+    assert after[0][1][1][1][0][2] == ["population", 1] or after[0][2][1][1][0][2] == ["population", 1]

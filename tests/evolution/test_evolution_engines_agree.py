@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games.evolution import game, reference as ref
-from simcore.games.evolution.ruleset import rules_for
+from evolution_kit import policy_of
+from simcore.games.evolution import reference as ref
+from simcore.games.evolution import rules as R
+from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import to_game
 from strategies.evolution.greedy import Greedy
 from strategies.evolution.random_bot import RandomBot
@@ -26,7 +28,7 @@ def _position(g):
 def _check(variant, players, bot_names, seed, games):
     rules, cards = rules_for(variant)
     bots = [BOTS[bot_names[k % len(bot_names)]] for k in range(players)]
-    out = game.play_batch(rules, cards, players, bots, seed, games)
+    out = R.play_batch(rules, cards, players, [policy_of(b) for b in bots], seed, games)
     st = out["state"]
     for b, gi in enumerate(games):
         r = ref.play_one(rules, cards, players, bots, seed, int(gi))

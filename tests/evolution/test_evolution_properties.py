@@ -26,13 +26,12 @@ from collections import Counter
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from evolution_kit import (Table, all_card_places, batch_card_places_ok, ledger, position,
-                           traits_of)
+from evolution_kit import (Table, all_card_places, batch_card_places_ok, ledger, policy_of,
+                           position, traits_of)
 from simcore.games.evolution import addresses as A
-from simcore.games.evolution import game as batch_game
 from simcore.games.evolution import reference as ref
 from simcore.games.evolution import rules as R
-from simcore.games.evolution.ruleset import rules_for
+from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import FOOD_CARD, from_games, to_game
 from simcore.games.evolution.traits import FAT_TISSUE, TRAITS
 from strategies.evolution.random_bot import RandomBot
@@ -148,10 +147,10 @@ class Watch:
         return self.inner.choose_feeding(g, seat, opts, turn)
 
     @property
-    def code(self):
+    def policy_name(self):
         """The batch engine plays the wrapped bot's compiled form, which cannot call back
         into Python mid-round: batch positions are checked between rounds and phases."""
-        return self.inner.code
+        return self.inner.name
 
 
 def watched(bots, mon):
@@ -213,13 +212,13 @@ def test_whole_games_keep_every_invariant_and_both_engines_agree(setup):
 
     # batch engine, the same games round by round (as kernels.play_all plays them)
     E = R.Engine(rules, cards)
-    s = batch_game.new_batch(E, players, seed, games)
+    s = R.new_batch(E, players, seed, games)
     bbots = watched(bots, mon)
     live = np.arange(len(games))
     n_rounds = [0] * len(games)
     while len(live):
         before = {int(b): to_game(s, int(b), ref_final[int(b)]) for b in live}
-        played = R.play_round(E, s, live, bbots)
+        played = R.play_round(E, s, live, [policy_of(b) for b in bbots])
         check_batch_rows(E, s, played, "batch after a round")
         for b in played:
             b = int(b)
@@ -235,7 +234,7 @@ def test_whole_games_keep_every_invariant_and_both_engines_agree(setup):
     assert n_rounds == [len(r) for r in ref_rounds]
 
     # scores: the rule, on both engines
-    batch_scores = batch_game.scores(s)
+    batch_scores = R.scores(s)
     for b, g in enumerate(ref_final):
         assert batch_scores[b].tolist() == own_score(to_game(s, b, g)) == ref.score(g)
 
@@ -307,7 +306,7 @@ def _batch_phases(g, foods, bots):
     R.reveal_effects(E, s, 0)
     check_batch_rows(E, s, one, "batch after the reveal")
     after_reveal = to_game(s, 0, g)
-    R.feeding(E, s, 0, bots)
+    R.feeding(E, s, 0, [policy_of(b) for b in bots])
     after_feeding = to_game(s, 0, g)
     check_batch_rows(E, s, one, "batch after feeding")
     R.end_feeding(E, s, 0)
@@ -350,4 +349,4 @@ def test_feeding_from_any_position_keeps_every_invariant_and_both_engines_agree(
     assert [p.bag for p in fed.players] == [p.bag for p in g.players]
     check_round_result(fed, ended, "end of feeding")
     assert ended.wh == fed.wh                    # leftover plant food stays
-    assert ref.score(ended) == own_score(ended) == batch_game.scores(s)[0].tolist()
+    assert ref.score(ended) == own_score(ended) == R.scores(s)[0].tolist()

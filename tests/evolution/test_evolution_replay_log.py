@@ -3,7 +3,7 @@ and trait names (never internal tuples), rounds numbered from 1 as in the result
 from __future__ import annotations
 
 from simcore.games.evolution import reference as ref
-from simcore.games.evolution.ruleset import rules_for
+from simcore.games.evolution.schema import rules_for
 from strategies.evolution.greedy import Greedy
 from strategies.evolution.random_bot import RandomBot
 from strategies.evolution.silly import Silly

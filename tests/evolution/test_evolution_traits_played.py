@@ -7,13 +7,16 @@ import polars as pl
 import pytest
 
 from experiments.cli import main
-from simcore.games.evolution import game, reference as ref
+from simcore.games.evolution import reference as ref
+from simcore.games.evolution import rules as R
 from simcore.games.evolution.adapter import GAME
-from simcore.games.evolution.ruleset import GAME as GAME_DATA, rules_for
+from simcore.games.evolution.schema import GAME_DATA, rules_for
 from simcore.games.evolution.traits import TRAIT_ID, TRAITS
 from strategies.evolution.greedy import Greedy
 
-from evolution_kit import ENGINES, PassBot, Table, play_round
+from evo_players.scripted import scripted
+from evolution_kit import ENGINES, PassBot, Table, play_round, policy_of
+from strategies.registry import make_bots
 
 class CardBot(PassBot):
     """Round bot: plays food card `food`, then the card actions `acts` (reference tuples)."""
@@ -27,13 +30,8 @@ class CardBot(PassBot):
     def play_cards(self, g, seat):
         return list(self.acts)
 
-    @property
-    def card_actions(self):          # the batch engine plays the same cards
-        return list(self.acts)
-
-    @property
-    def food_card(self):
-        return self.food
+    def policy(self):                # the batch engine plays the same cards
+        return scripted(None, self.food, [R.action_row(a) for a in self.acts])
 
 
 def _counts(**named):
@@ -78,13 +76,13 @@ def test_play_one_counts_every_trait_card_on_the_boards():
                 on_board[g.kind(c)] += 1
         assert len(counts) == len(TRAITS)
         assert all(n >= b for n, b in zip(counts, on_board))
-    out = game.play_batch(rules, cards, 3, [Greedy()] * 3, 4, np.array([17]))
+    out = R.play_batch(rules, cards, 3, [policy_of(Greedy())] * 3, 4, np.array([17]))
     assert out["traits_played"].dtype == np.int16 and out["traits_played"].shape == (1, 3, 17)
     assert out["traits_played"][0].tolist() == r["traits_played"]
     rs = GAME_DATA.load()
-    one = GAME.play_one(rs, 3, ["greedy"] * 3, 4, 17)
+    one = GAME.play_one(rs, 3, make_bots("evolution", "greedy", 3), 4, 17)
     assert one["acquired"].tolist() == r["traits_played"]
-    batch = GAME.play_batch(rs, 3, ["greedy"] * 3, 4, [17])
+    batch = GAME.play_batch(rs, 3, make_bots("evolution", "greedy", 3), 4, [17])
     assert batch["acquired"].shape == (1, 3, 17) and batch["acquired"][0].tolist() == r["traits_played"]
     assert GAME.entities(rs) == list(TRAITS) and GAME.entity_kind == "trait"
 

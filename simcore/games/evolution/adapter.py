@@ -6,7 +6,7 @@ import numpy as np
 from ...errors import UserError
 from ...ruleset import Ruleset
 from . import addresses as A
-from .ruleset import GAME as GAME_DATA, compile_rules
+from .schema import GAME_DATA, compile_rules
 from .traits import TRAITS
 
 
@@ -50,7 +50,7 @@ class EvolutionGame:
                 "extra": {}}
 
     def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
-        from .game import play_batch
+        from .rules import play_batch
         rules, cards = compile_rules(rs)
         games = np.asarray(games, dtype=np.int64)
         out = play_batch(rules, cards, players, [b.batch_policy(rs) for b in bots], seed, games)
@@ -65,11 +65,17 @@ class EvolutionGame:
         return {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in common.items()}
 
     def warmup(self, rs, bots) -> None:
-        """Compile the batch engine and these bots (once; later runs load the cache)."""
-        self.play_batch(rs, len(bots), bots, 0, [0])
+        """Build the batch engine with these bots: compiled once (one line on stderr while
+        it compiles), then loaded from the cache by this process and by every worker."""
+        from .rules import Engine, engine
+        rules, cards = compile_rules(rs)
+        engine(Engine(rules, cards), [b.batch_policy(rs) for b in bots])
 
     def run_state(self, engine, rs, state, bots, seed, game, until, choices=None, log=None):
-        raise UserError("scenario files are not supported for evolution yet; use the conformance harness")
+        """A scenario state (state_io) played forward; bots: one registered bot per seat
+        (a `script` bot carries its seat's choices)."""
+        from .scenario import run_state
+        return run_state(engine, rs, state, bots, seed, game, until, log=log)
 
 
 GAME = EvolutionGame()

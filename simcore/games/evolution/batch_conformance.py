@@ -2,21 +2,16 @@
 
 Each function takes the reference `Game` the harness parsed, runs the compiled batch
 rules on `state.from_games([game])` and converts the answer back, so the harness output
-code is shared and only the rules code differs between engines.
+code is shared and only the rules code differs between engines. `silly` is the silly
+player's batch face (a build.Policy), handed down from the command line.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from strategies.evolution import compiled as bots
-
 from . import rules as R
 from .reference import Game, Player
 from .state import FOOD_CARD, from_games, to_game
-
-
-class _Silly:
-    code = bots.SILLY
 
 
 def _engine(g: Game) -> R.Engine:
@@ -31,21 +26,21 @@ def attack(g: Game, dfd, att, left, right) -> bool:
     return R.can_attack(_engine(g), from_games([probe]), 0, 0, 0, 1, 0 if left is None else 1)
 
 
-def silly_feed(g: Game) -> tuple:
+def silly_feed(g: Game, silly) -> tuple:
     """xfeed: the silly player's choice for seat 0."""
     E = _engine(g)
     st = from_games([g])
-    return R.silly_feed(E, st, 0, 0, R.feeding_options(E, st, 0, 0))
+    return R.bot_feed(E, st, 0, 0, [silly] * st.P, R.feeding_options(E, st, 0, 0))
 
 
-def step(g: Game) -> Game:
+def step(g: Game, silly) -> Game:
     """xstep: one feeding turn of the first seat."""
     st = from_games([g])
-    R.feeding_turn(_engine(g), st, 0, 0, [_Silly()] * st.P, 0)
+    R.feeding_turn(_engine(g), st, 0, 0, [silly] * st.P, 0)
     return to_game(st, 0, g)
 
 
-def step4(g: Game, plans) -> Game:
+def step4(g: Game, plans, silly) -> Game:
     """xstep4: every seat's food card and card actions, the reveal, the whole feeding."""
     E = _engine(g)
     grow = max(sum(1 for a in acts if a[0] == "new") for _, acts in plans)
@@ -59,17 +54,17 @@ def step4(g: Game, plans) -> Game:
             R.play_action(E, st, 0, p, *R.action_row(act))
     R.add_food(E, st, 0, foods)
     R.reveal_effects(E, st, 0)
-    R.feeding(E, st, 0, [_Silly()] * st.P)
+    R.feeding(E, st, 0, [silly] * st.P)
     return to_game(st, 0, g)
 
 
-def silly_choose(g: Game) -> tuple:
+def silly_choose(g: Game, silly) -> tuple:
     """xsilly: (food card id, card actions) of the silly player in seat 0."""
     E = _engine(g)
     st = from_games([g])
     R.sort_hands(E, st, 0)                   # in a game, bots see sorted hands
-    food = R.silly_food_card(E, st, 0, 0)
+    food = R.bot_food_card(E, st, 0, 0, [silly] * st.P)
     R.remove_from_hand(E, st, 0, 0, food)
     st.loc[0, food] = FOOD_CARD
-    out = [R.action_tuple(row) for row in R.silly_plan(E, st, 0, 0)]
+    out = [R.action_tuple(row) for row in R.bot_plan(E, st, 0, 0, [silly] * st.P)]
     return food, out

@@ -9,12 +9,13 @@ parsing and the output format and differ only in the rules code that runs.
 """
 from __future__ import annotations
 
+import copy
 import json
 
 from simcore.errors import UserError
 
 from . import reference as ref
-from .ruleset import Cards, rules_for
+from .schema import Cards, rules_for
 from .traits import TRAIT_ID, TRAITS
 
 HARNESSES = ("xattack", "xfeed", "xstep", "xstep4", "xsilly")
@@ -214,7 +215,7 @@ def _game(table: Cards, players, wh=0, deck=()) -> ref.Game:
     return ref.Game(rules=rules, cards=table, players=players, wh=wh, deck=list(deck))
 
 
-def run_xattack(x, engine: str):
+def run_xattack(x, engine: str, silly):
     cards = _Cards()
     _list(x, "a Situation [defender, attacker, OptSpecies, OptSpecies]", 4, 4)
     dfd, att = _species(x[0], cards), _species(x[1], cards)
@@ -239,7 +240,7 @@ def _feed_answer(g: ref.Game, choice: tuple):
     return [choice[1], choice[2] - 1, choice[3]]
 
 
-def run_xfeed(x, engine: str):
+def run_xfeed(x, engine: str, silly):
     cards = _Cards()
     _list(x, "a Feeding [Player, WateringHole (Natural+), [Player,...]]", 3, 3)
     me = _player(x[0], cards, False)
@@ -249,9 +250,9 @@ def run_xfeed(x, engine: str):
     g = _game(table, [me] + others, wh)
     if engine == "batch":
         from . import batch_conformance
-        return _feed_answer(g, batch_conformance.silly_feed(g))
-    from strategies.evolution import silly
-    return _feed_answer(g, silly.feeding_choice(g, 0, ref.feeding_options(g, 0)))
+        return _feed_answer(g, batch_conformance.silly_feed(g, silly.batch_policy(None)))
+    return _feed_answer(g, silly.reference_policy(None, 0).choose_feeding(
+        g, 0, ref.feeding_options(g, 0), 0))
 
 
 def _config_game(x) -> ref.Game:
@@ -261,34 +262,32 @@ def _config_game(x) -> ref.Game:
     return _game(table, players, wh, deck)
 
 
-def run_xstep(x, engine: str):
+def run_xstep(x, engine: str, silly):
     g = _config_game(x)
     if engine == "batch":
         from . import batch_conformance
-        g = batch_conformance.step(g)
+        g = batch_conformance.step(g, silly.batch_policy(None))
     else:
-        from strategies.evolution.silly import Silly
-        ref.feeding_turn(g, 0, Silly(), 0)
+        ref.feeding_turn(g, 0, silly.reference_policy(None, 0), 0)
     return _config_json(g)
 
 
-def run_xstep4(x, engine: str):
+def run_xstep4(x, engine: str, silly):
     _list(x, "a Step4 [Configuration, [Action4,...]]", 2, 2)
     g = _config_game(x[0])
     actions = _list(x[1], "one Action4 per player", len(g.players), len(g.players))
     plans = [_action4(a, p) for a, p in zip(actions, g.players)]
     if engine == "batch":
         from . import batch_conformance
-        g = batch_conformance.step4(g, plans)
+        g = batch_conformance.step4(g, plans, silly.batch_policy(None))
     else:
-        from strategies.evolution.silly import Silly
         for p, (food, acts) in zip(g.players, plans):
             p.hand.remove(food)
             ref.add_food_cards(g, [int(g.cards.food[food])])
             for act in acts:
                 ref.play_action(g, p, act)
         ref.reveal_effects(g)
-        ref.feeding(g, [Silly()] * len(g.players))
+        ref.feeding(g, [silly.reference_policy(None, s) for s in range(len(g.players))])
     return _config_json(g)
 
 
@@ -306,7 +305,7 @@ def _action4_json(p: ref.Player, food: int, acts: list) -> list:
     return [idx[food], gp, gb, bt, rt]
 
 
-def run_xsilly(x, engine: str):
+def run_xsilly(x, engine: str, silly):
     cards = _Cards()
     _list(x, "a Choice [Player+, [[Species,...],...], [[Species,...],...]]", 3, 3)
     me = _player(x[0], cards, True)
@@ -321,10 +320,13 @@ def run_xsilly(x, engine: str):
     g = _game(table, [me])
     if engine == "batch":
         from . import batch_conformance
-        food, acts = batch_conformance.silly_choose(g)
+        food, acts = batch_conformance.silly_choose(g, silly.batch_policy(None))
     else:
-        from strategies.evolution import silly
-        food, acts = silly.choose_actions(g, me.hand, len(me.species))
+        bot = silly.reference_policy(None, 0)
+        food = bot.choose_food_card(g, 0)
+        rest = copy.deepcopy(g)
+        rest.players[0].hand.remove(food)
+        acts = bot.play_cards(rest, 0)
     return _action4_json(me, food, acts)
 
 
@@ -332,16 +334,17 @@ RUNNERS = {"xattack": run_xattack, "xfeed": run_xfeed, "xstep": run_xstep,
            "xstep4": run_xstep4, "xsilly": run_xsilly}
 
 
-def answer(harness: str, engine: str, value):
-    """The harness's answer (a JSON-ready value) for one parsed input value."""
+def answer(harness: str, engine: str, value, silly):
+    """The harness's answer (a JSON-ready value) for one parsed input value; `silly` is the
+    silly player (a registered bot, strategies.registry.Bot), handed down by the caller."""
     if harness not in RUNNERS:
         raise UserError(f"unknown harness {harness!r}; expected one of: " + ", ".join(HARNESSES))
     if engine not in ENGINES:
         raise UserError(f"unknown engine {engine!r}; expected one of: " + ", ".join(ENGINES))
-    return RUNNERS[harness](value, engine)
+    return RUNNERS[harness](value, engine, silly)
 
 
-def main(harness: str, engine: str, stdin, stdout) -> int:
+def main(harness: str, engine: str, stdin, stdout, silly) -> int:
     """Read one JSON value from `stdin`, print the answer as JSON on `stdout`, return 0."""
     text = stdin.read()
     try:
@@ -349,5 +352,5 @@ def main(harness: str, engine: str, stdin, stdout) -> int:
     except json.JSONDecodeError as exc:
         raise UserError(f"input is not valid JSON ({exc.msg} at line {exc.lineno}, "
                         f"column {exc.colno}); expected one {harness} input value") from None
-    stdout.write(json.dumps(answer(harness, engine, value)) + "\n")
+    stdout.write(json.dumps(answer(harness, engine, value, silly)) + "\n")
     return 0

@@ -12,18 +12,22 @@ Why compiled and not numpy-vectorised: feeding is turn by turn with a different 
 each game at each turn; the vectorised engine measured 12.7x the reference engine, this
 one is measured by `balancelab bench evolution` (see the README).
 
-Bots are compiled too (strategies/evolution/compiled.py), chosen per seat by a code; the
-codes >= SCRIPTED are the scripted players the tests and the harness use.
+This module holds the rules only: no bot. The parts of a round that ask the bots (card
+plays, feeding turns, whole rounds and games) are in engine.py, which build.py compiles
+once per set of bots, with their compiled functions (build.Policy).
+
+Every function here is compiled without reference counting and allocates nothing
+(build.kernel says why); scratch space comes packed with the state (packed.Arr: pend,
+order, keys, uids) or from the caller (opts, acts, foods).
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simcore.rng import CHANCE
-from strategies.evolution import compiled as bots
 
 from . import addresses as A
+from .build import inline, kernel
 from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, POP, STORE, TRAIT, VEG, below, has, key_add,
                      key_start)
 from .state import BOARD, DECK, DISCARD, FOOD_CARD
@@ -34,25 +38,12 @@ from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TI
 # feeding turn outcomes, as reference.feeding_turn
 OUT, FED, PASSED = 0, 1, 2
 
-# scripted players (tests, harness): codes below SCRIPTED are the bots of compiled.py
-SCRIPTED = 100
-PASS_CARDS = 100     # food card: the lowest card; plays no card
-EAGER_FEED = 101     # the first option other than forgoing, if any
-SCRIPT_FEED = 102    # the next option of its script (an error if illegal), then the first
-SCRIPT_CARDS = 103   # card_script[seat]: row 0 = [food card], then rows [kind, card, s, slot]
-
 MAX_ACTS = 8
 NEGATABLE_T = NEGATABLE
-
-# Every rules function is compiled without numba's reference counting (`_nrt=False`):
-# with it, each read of an array field of the packed state costs an atomic
-# increment/decrement pair, which measured 280 ns for `capacity` against 1.3 ns without.
-# So these functions allocate nothing: scratch space comes packed with the state
-# (packed.Arr: pend, order, keys, uids) or from the caller (opts, acts, foods).
-kernel = njit(cache=True, _nrt=False)
-# Small functions called in loops are inlined by numba itself: a call passes the packed
-# state (dozens of arrays) by value, which costs more than the function's work.
-inline_kernel = njit(cache=True, _nrt=False, inline="always")
+inline_kernel = kernel
+# Flags passed as plain int64: a literal True/False argument makes numba compile a
+# specialisation of the callee per literal, which multiplies the compile time.
+YES, NO = np.int64(1), np.int64(0)
 
 
 @kernel
@@ -248,7 +239,7 @@ def feed(a, rk, b, p, i, from_wh, meat, amount):
                 continue
             pend[top] -= 1
             j = top
-            m = take_once(a, rk, b, p, j, from_wh, meat, 1)
+            m = take_once(a, rk, b, p, j, from_wh, meat, np.int64(1))
             if m > 0 and has(a, b, p, j, COOPERATION) and j + 1 < n_sp:
                 pend[j + 1] += m if rk.cooperation_per_token else 1
                 top = j + 1
@@ -295,8 +286,8 @@ def shuffle_into_deck(a, b, m):
     h0 = key_add(key_add(key_start(a.seed, a.games[b], CHANCE), A.SHUFFLE), a.shuffles[b])
     for k in range(m):
         keys[k] = key_add(h0, uids[k])
-    _radix_pass(keys, uids, a.keys2, a.uids2, a.count, m, 48)
-    _radix_pass(a.keys2, a.uids2, keys, uids, a.count, m, 56)
+    _radix_pass(keys, uids, a.keys2, a.uids2, a.count, m, np.int64(48))
+    _radix_pass(a.keys2, a.uids2, keys, uids, a.count, m, np.int64(56))
     for i in range(1, m):
         x, u = keys[i], uids[i]
         j = i - 1
@@ -322,7 +313,7 @@ def setup(a, rk, b, players):
     for c in range(N):
         a.uids[c] = c
     a.shuffles[b] = 0
-    shuffle_into_deck(a, b, N)
+    shuffle_into_deck(a, b, np.int64(N))
     if rk.first_player_random:
         h = key_add(key_start(a.seed, a.games[b], CHANCE), A.FIRST_PLAYER)
         a.first[b] = below(h, players)
@@ -336,8 +327,8 @@ def reshuffle(a, rk, b):
         if a.loc[b, c] == DISCARD:
             a.uids[m] = c
             m += 1
-    shuffle_into_deck(a, b, m)
-    set_final_round(a, b, a.round[b] + 1, A.END_RESHUFFLE)
+    shuffle_into_deck(a, b, np.int64(m))
+    set_final_round(a, b, np.int64(a.round[b] + 1), np.int64(A.END_RESHUFFLE))
 
 
 @inline_kernel
@@ -436,14 +427,14 @@ def can_attack(a, rk, b, p, i, q, d, negate):
 def intel_negation(a, rk, b, p, i, q, d):
     """The first negatable trait whose negation makes an illegal attack legal (-1 none)."""
     for t in NEGATABLE_T:
-        if can_attack(a, rk, b, p, i, q, d, t):
+        if can_attack(a, rk, b, p, i, q, d, np.int64(t)):
             return t
     return -1
 
 
 # ---------------------------------------------------------------- feeding options
 
-@inline_kernel
+@inline
 def _row(opts, k, kind, s, q, d, neg):
     opts[k, 0] = kind
     opts[k, 1] = s
@@ -462,7 +453,7 @@ def feeding_options(a, rk, b, seat, opts):
     any_veg = False
     for s in range(S):
         if a.wh[b] > 0 and not has(a, b, seat, s, CARNIVORE) and \
-                capacity(a, rk, b, seat, s, False) > 0:
+                capacity(a, rk, b, seat, s, NO) > 0:
             _row(opts, k, VEG, s, 0, 0, -1)
             k += 1
             any_veg = True
@@ -475,28 +466,28 @@ def feeding_options(a, rk, b, seat, opts):
     if has_card:
         for s in range(S):
             if has(a, b, seat, s, INTELLIGENCE) and not has(a, b, seat, s, CARNIVORE) and \
-                    capacity(a, rk, b, seat, s, False) > 0:
+                    capacity(a, rk, b, seat, s, NO) > 0:
                 _row(opts, k, INTEL, s, 0, 0, -1)
                 k += 1
     plain = 0
     for s in range(S):
-        if has(a, b, seat, s, CARNIVORE) and capacity(a, rk, b, seat, s, True) > 0:
+        if has(a, b, seat, s, CARNIVORE) and capacity(a, rk, b, seat, s, YES) > 0:
             for q in range(P):
                 if q == seat and not rk.attack_own_species:
                     continue
                 for d in range(a.n_species[b, q]):
-                    if can_attack(a, rk, b, seat, s, q, d, -1):
+                    if can_attack(a, rk, b, seat, s, q, d, np.int64(-1)):
                         _row(opts, k, ATTACK, s, q, d, -1)
                         k += 1
                         plain += 1
     for s in range(S):                       # attacks that need an Intelligence discard
         if has_card and has(a, b, seat, s, INTELLIGENCE) and has(a, b, seat, s, CARNIVORE) \
-                and capacity(a, rk, b, seat, s, True) > 0:
+                and capacity(a, rk, b, seat, s, YES) > 0:
             for q in range(P):
                 if q == seat and not rk.attack_own_species:
                     continue
                 for d in range(a.n_species[b, q]):
-                    if can_attack(a, rk, b, seat, s, q, d, -1):
+                    if can_attack(a, rk, b, seat, s, q, d, np.int64(-1)):
                         continue
                     t = intel_negation(a, rk, b, seat, s, q, d)
                     if t >= 0:
@@ -519,7 +510,7 @@ def can_ever_eat(a, rk, b, p):
     """Some species of p still has room for food (or, where storing is its own action, for
     fat): room only shrinks during feeding, so without it p is done for this feeding."""
     for i in range(a.n_species[b, p]):
-        if capacity(a, rk, b, p, i, True) > 0:
+        if capacity(a, rk, b, p, i, YES) > 0:
             return True
         if rk.fat_store_action and has(a, b, p, i, FAT_TISSUE) and a.body[b, p, i] > a.fat[b, p, i]:
             return True
@@ -537,11 +528,11 @@ def feed_scavengers(a, rk, b, seat):
         i = 0
         while i < a.n_species[b, p]:
             if has(a, b, p, i, SCAVENGER):
-                feed(a, rk, b, p, i, rk.meat_from_wh, True, 1)
+                feed(a, rk, b, p, i, np.int64(rk.meat_from_wh), YES, np.int64(1))
             i += 1
 
 
-@inline_kernel
+@inline
 def attack(a, rk, b, seat, i, q, d):
     """Species i of `seat` attacks species d of seat q (legality checked before)."""
     meat = np.int64(a.body[b, q, d]) if rk.meat_is_body else np.int64(1)
@@ -552,7 +543,7 @@ def attack(a, rk, b, seat, i, q, d):
     attacker_died = horns and lose_population(a, rk, b, seat, i)
     ate = False
     if not attacker_died:
-        ate = feed(a, rk, b, seat, i, rk.meat_from_wh, True, meat)
+        ate = feed(a, rk, b, seat, i, np.int64(rk.meat_from_wh), YES, np.int64(meat))
     if ate or not rk.scavenge_needs_attacker_fed:
         feed_scavengers(a, rk, b, seat)
 
@@ -564,130 +555,19 @@ def discard_for_intelligence(a, b, p):
     a.loc[b, card] = DISCARD
 
 
-@inline_kernel
+@inline
 def apply_option(a, rk, b, seat, kind, s, q, d, negate):
     if kind == VEG:
-        feed(a, rk, b, seat, s, True, False, 1)
+        feed(a, rk, b, seat, s, YES, NO, np.int64(1))
     elif kind == STORE:
         store_fat(a, b, seat, s)
     elif kind == INTEL:
         discard_for_intelligence(a, b, seat)
-        feed(a, rk, b, seat, s, False, False, rk.intelligence_bank_food)
+        feed(a, rk, b, seat, s, NO, NO, np.int64(rk.intelligence_bank_food))
     elif kind == ATTACK:
         if negate >= 0:
             discard_for_intelligence(a, b, seat)
         attack(a, rk, b, seat, s, q, d)
-
-
-# ---------------------------------------------------------------- players (bots)
-
-@inline_kernel
-def choose_feeding(a, rk, b, seat, code, opts, n_opts, turn, script, script_pos, err):
-    """Index of the chosen option: a compiled bot, or a scripted player."""
-    if code < SCRIPTED:
-        return bots.feed_choice(code, a, rk, b, seat, opts, n_opts, turn)
-    if code == SCRIPT_FEED and script_pos[seat] < script.shape[1] and \
-            script[seat, script_pos[seat], 0] >= 0:
-        j = script_pos[seat]
-        script_pos[seat] += 1
-        for r in range(n_opts):
-            same = True
-            for f in range(5):
-                if opts[r, f] != script[seat, j, f]:
-                    same = False
-            if same:
-                return r
-        err[0] = 1 + seat                    # a scripted option that is not legal
-        return 0
-    if code == EAGER_FEED or code == PASS_CARDS:
-        for r in range(n_opts):
-            if opts[r, 0] != FORGO:
-                return r
-    return 0
-
-
-@inline_kernel
-def choose_food_card(a, rk, b, seat, code, card_script):
-    if code < SCRIPTED:
-        return bots.food_card(code, a, rk, b, seat)
-    if code == SCRIPT_CARDS:
-        return card_script[seat, 0, 0]
-    return hand_min(a, b, seat) if a.hand_n[b, seat] > 0 else -1
-
-
-@inline_kernel
-def plan_cards(a, rk, b, seat, code, acts, card_script):
-    if code < SCRIPTED:
-        return bots.plan_cards(code, a, rk, b, seat, acts)
-    n = 0
-    if code == SCRIPT_CARDS:
-        while n + 1 < card_script.shape[1] and card_script[seat, n + 1, 0] > 0:
-            for f in range(4):
-                acts[n, f] = card_script[seat, n + 1, f]
-            n += 1
-    return n
-
-
-# ---------------------------------------------------------------- feeding
-
-@inline_kernel
-def feeding_turn(a, rk, b, seat, code, turn, opts, script, script_pos, err):
-    """One feeding turn of `seat`: FED, PASSED (no option now; asked again later) or OUT."""
-    n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
-    if n_acts == 0:
-        if rk.no_option_is_out or not can_ever_eat(a, rk, b, seat):
-            return OUT
-        return PASSED
-    if rk.auto_feed_single_option and n_acts == 1:
-        r = n_opts - 1                       # the one option that is not forgoing
-    else:
-        r = choose_feeding(a, rk, b, seat, code, opts, n_opts, turn, script, script_pos, err)
-    if opts[r, 0] == FORGO:
-        return OUT
-    apply_option(a, rk, b, seat, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3], opts[r, 4])
-    return FED
-
-
-@inline_kernel
-def feeding(a, rk, b, codes, opts, script, script_pos, err, single, turn):
-    """Feeding turns from the first player clockwise until every player is out or every
-    player still in has passed in a row (reference.feeding; its deque is `order`).
-    single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
-    (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small."""
-    P = a.n_species.shape[1]
-    order = a.order
-    n = 0
-    if single >= 0:
-        order[0] = single
-        n = 1
-    else:
-        for k in range(P):
-            s = (a.first[b] + k) % P
-            if can_ever_eat(a, rk, b, s):
-                order[n] = s
-                n += 1
-    pos = 0
-    passes = 0
-    while single >= 0 or (n > 0 and passes < n and (
-            a.wh[b] > 0 or not rk.feeding_stops_when_watering_hole_empty)):
-        seat = order[pos]
-        outcome = feeding_turn(a, rk, b, seat, codes[seat], turn, opts, script, script_pos, err)
-        if single >= 0 or err[0]:
-            return outcome
-        if outcome == FED:
-            passes = 0
-        elif outcome == PASSED:
-            passes += 1
-        if outcome == OUT or (outcome == FED and not can_ever_eat(a, rk, b, seat)):
-            for k in range(pos, n - 1):          # popleft
-                order[k] = order[k + 1]
-            n -= 1
-            if pos >= n:
-                pos = 0
-        else:
-            pos = (pos + 1) % n                  # rotate(-1)
-        turn += 1
-    return OUT
 
 
 # ---------------------------------------------------------------- reveal and food cards
@@ -706,7 +586,7 @@ def reveal_effects(a, rk, b):
                     if not rk.fertile_needs_plant_food or a.wh[b] > 0:
                         a.pop[b, p, i] = min(np.int64(a.pop[b, p, i]) + 1, rk.max_population)
                 elif t == LONG_NECK:
-                    feed(a, rk, b, p, i, rk.long_neck_from_wh, False, 1)
+                    feed(a, rk, b, p, i, np.int64(rk.long_neck_from_wh), NO, np.int64(1))
                 else:
                     moved = min(np.int64(a.fat[b, p, i]),
                                 np.int64(a.pop[b, p, i]) - a.food[b, p, i])
@@ -745,7 +625,7 @@ def play_action(a, rk, b, p, kind, card, s, slot):
         if n_sp >= rk.species_slots or n_sp >= a.food.shape[2] or (
                 slot == 1 and not rk.new_left_allowed):
             return False
-        new_species(a, rk, b, p, slot == 1)
+        new_species(a, rk, b, p, np.int64(slot == 1))
     elif kind == TRAIT:
         if s < 0 or s >= n_sp:
             return False
@@ -836,7 +716,7 @@ def deal(a, rk, b):
     for k in range(P):
         p = (a.first[b] + k) % P
         if a.n_species[b, p] == 0 and rk.free_species_when_none:
-            new_species(a, rk, b, p, False)
+            new_species(a, rk, b, p, NO)
         need = deal_need(a, rk, b, p)
         for _ in range(need):
             if a.deck_top[b] >= a.deck_len[b]:
@@ -844,111 +724,27 @@ def deal(a, rk, b):
             hand_append(a, b, p, a.deck[b, a.deck_top[b]])
             a.deck_top[b] += 1
     if a.deck_top[b] >= a.deck_len[b]:
-        set_final_round(a, b, a.round[b], A.END_DECK_EMPTY)
+        set_final_round(a, b, np.int64(a.round[b]), np.int64(A.END_DECK_EMPTY))
     for p in range(P):
         hand_sort(a, b, p)
     return True
 
 
-@inline_kernel
-def food_cards_and_plays(a, rk, b, codes, acts, foods, card_script):
-    """Every seat's food card (face down), then every seat's card plays, in turn order;
-    the food cards' values go to `foods` in that order (returns how many)."""
-    P = a.n_species.shape[1]
-    n = 0
-    for k in range(P):
-        p = (a.first[b] + k) % P
-        if a.hand_n[b, p] == 0:
-            continue
-        card = choose_food_card(a, rk, b, p, codes[p], card_script)
-        if card < 0 or not hand_remove(a, b, p, card):
-            continue
-        a.loc[b, card] = FOOD_CARD
-        foods[n] = rk.cardfood[card]
-        n += 1
-    for k in range(P):
-        p = (a.first[b] + k) % P
-        m = plan_cards(a, rk, b, p, codes[p], acts, card_script)
-        for j in range(m):
-            play_action(a, rk, b, p, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3])
-        hand_sort(a, b, p)
-    return n
-
-
-# The phases of a round, as bits: `round_start` runs DEAL and CARDS, `round_end` the rest.
-# Everything above is inlined into these two compiled functions (and `tool`): a call
-# passes the packed state by value, so a round makes two calls; and each rule is compiled
-# once, which keeps the first run's compilation short.
+# The phases of a round, as bits (engine.py: `round_start` runs DEAL and CARDS,
+# `round_end` the rest).
 DEAL = 1           # free species + deal
 CARDS = 2          # food cards, card plays, food cards onto the Watering Hole
 REVEAL = 4         # reveal-time traits
-FEEDING = 8        # the whole feeding (or one turn, see round_end)
+FEEDING = 8        # the whole feeding (or one turn, see engine.round_end)
 END_FEEDING = 16   # populations drop, food to bags, extinctions
 NEXT = 32          # hands sorted, first player passes, the round is counted
 WHOLE_ROUND = DEAL | CARDS | REVEAL | FEEDING | END_FEEDING | NEXT
 
 
-@kernel
-def round_start(a, rk, b, phases, cards, acts, foods, card_script):
-    """DEAL and CARDS of game b's round (cards: each seat's player code). False if the game
-    ended before the round could be dealt (cs4500)."""
-    if phases & DEAL:
-        if not deal(a, rk, b):
-            return False
-    if phases & CARDS:
-        n = food_cards_and_plays(a, rk, b, cards, acts, foods, card_script)
-        add_food_cards(a, rk, b, foods, n)
-        for c in range(a.loc.shape[1]):
-            if a.loc[b, c] == FOOD_CARD:
-                a.loc[b, c] = DISCARD
-    return True
-
-
-@kernel
-def round_end(a, rk, b, phases, feeds, opts, script, script_pos, err, single, turn):
-    """REVEAL, FEEDING (single >= 0: one feeding turn of that seat, numbered `turn`, whose
-    outcome is returned), END_FEEDING and NEXT of game b's round."""
-    P = a.n_species.shape[1]
-    out = OUT
-    if phases & REVEAL:
-        reveal_effects(a, rk, b)
-    if phases & FEEDING:
-        out = feeding(a, rk, b, feeds, opts, script, script_pos, err, single, turn)
-    if phases & END_FEEDING:
-        end_feeding(a, rk, b)
-    if phases & NEXT:
-        for p in range(P):
-            hand_sort(a, b, p)
-        if rk.first_player_rotates:
-            a.first[b] = (a.first[b] + 1) % P
-        a.round[b] += 1
-    return out
-
-
-@inline_kernel
-def play_round(a, rk, b, cards, feeds, opts, acts, foods, script, script_pos, err,
-               card_script):
-    """One round of game b. False if the game ended before it could be played."""
-    if not round_start(a, rk, b, DEAL | CARDS, cards, acts, foods, card_script):
-        return False
-    round_end(a, rk, b, REVEAL | FEEDING | END_FEEDING | NEXT, feeds, opts, script, script_pos,
-              err, -1, 0)
-    return True
-
-
-@kernel
-def rounds(a, rk, g, phases, cards, feeds, opts, acts, foods, script, script_pos, err,
-           card_script, single, turn, out):
-    """The `phases` of a round for each game of g (foods: one row per game); out: whether
-    it was dealt (DEAL) or the feeding turn's outcome (single >= 0)."""
-    for k in range(len(g)):
-        b = g[k]
-        ok = round_start(a, rk, b, phases & (DEAL | CARDS), cards, acts, foods[k], card_script)
-        out[k] = ok
-        if ok and phases & (REVEAL | FEEDING | END_FEEDING | NEXT):
-            r = round_end(a, rk, b, phases, feeds, opts, script, script_pos, err, single, turn)
-            if single >= 0:
-                out[k] = r
+# What engine.ask asks seat x[0]'s bot (tests, the conformance harness).
+ASK_FOOD_CARD = 1     # returns its food card
+ASK_PLAN = 2          # writes its card actions into acts; returns how many
+ASK_FEED = 3          # x[1] = number of options in opts; returns its row
 
 
 # What `tool` does (mode) and what it reads from its argument array x (tests, harness).
@@ -958,14 +754,14 @@ PLAY_ACTION = 3    # x = [seat, kind, card, species, slot]; returns 1 if applied
 ADD_FOOD = 4       # the first x[0] values of foods onto the Watering Hole
 REMOVE_CARD = 5    # x = [seat, card]: the card leaves the hand
 SORT_HANDS = 6
-SILLY_FOOD_CARD = 7   # x = [seat]: the silly player's food card
-SILLY_PLAN = 8        # x = [seat]: its card actions into acts; returns how many
-SILLY_FEED = 9        # x = [seat, number of options in opts]: its option's index
+DEAL_ROUND = 7     # free species + deal; returns 1 if dealt (cs4500: 0 ends the game)
+DO_REVEAL = 8      # reveal-time traits
+DO_END_FEEDING = 9  # populations drop, food to bags, extinctions
 
 
 @kernel
 def tool(a, rk, b, mode, x, opts, acts, foods):
-    """One small rules operation on game b, for the tests and the conformance harness."""
+    """One rules operation on game b that asks no bot (tests, the conformance harness)."""
     if mode == OPTIONS:
         return feeding_options(a, rk, b, x[0], opts)[0]
     if mode == CAN_ATTACK:
@@ -979,12 +775,12 @@ def tool(a, rk, b, mode, x, opts, acts, foods):
     elif mode == SORT_HANDS:
         for p in range(a.n_species.shape[1]):
             hand_sort(a, b, p)
-    elif mode == SILLY_FOOD_CARD:
-        return bots.silly_food_card(a, rk, b, x[0])
-    elif mode == SILLY_PLAN:
-        return bots.silly_plan(a, rk, b, x[0], acts)
-    elif mode == SILLY_FEED:
-        return bots.silly_feed(a, rk, b, x[0], opts, x[1])
+    elif mode == DEAL_ROUND:
+        return np.int64(deal(a, rk, b))
+    elif mode == DO_REVEAL:
+        reveal_effects(a, rk, b)
+    elif mode == DO_END_FEEDING:
+        end_feeding(a, rk, b)
     return np.int64(0)
 
 
@@ -992,34 +788,3 @@ def tool(a, rk, b, mode, x, opts, acts, foods):
 def tools(a, rk, g, mode, x, opts, acts, foods, out):
     for k in range(len(g)):
         out[k] = tool(a, rk, g[k], mode, x, opts, acts, foods[k])
-
-
-@kernel
-def play_all(a, rk, codes, players, opts, acts, foods, script, script_pos, err, card_script):
-    """Set up and play every game of the batch to its end (reference.play_one)."""
-    for b in range(a.n_species.shape[0]):
-        setup(a, rk, b, players)
-        while True:
-            if not play_round(a, rk, b, codes, codes, opts, acts, foods, script, script_pos,
-                              err, card_script):
-                break
-            if a.round[b] > a.final_round[b]:
-                break
-            if a.round[b] >= rk.max_rounds:
-                a.end_reason[b] = A.END_MAX_ROUNDS
-                break
-
-
-@njit(cache=True)
-def play_games(a, rk, codes, players):
-    """`play_all` with its scratch space (the one function here that allocates)."""
-    P = a.n_species.shape[1]
-    S = a.food.shape[2]
-    opts = np.zeros((max_options(P, S), 5), np.int64)
-    acts = np.zeros((MAX_ACTS, 4), np.int64)
-    foods = np.zeros(P, np.int64)
-    script = np.full((P, 1, 5), -1, np.int64)
-    script_pos = np.zeros(P, np.int64)
-    err = np.zeros(1, np.int64)
-    card_script = np.zeros((P, 1, 4), np.int64)
-    play_all(a, rk, codes, players, opts, acts, foods, script, script_pos, err, card_script)

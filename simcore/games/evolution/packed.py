@@ -1,4 +1,4 @@
-"""What the compiled batch engine (kernels.py) and the compiled bots read: the state's
+"""What the compiled batch engine (kernels.py, engine.py) and the compiled bots read: the state's
 arrays and the rules as numba-friendly named tuples, and the counter-based random streams
 of simcore.rng as compiled functions.
 
@@ -13,9 +13,9 @@ from collections import namedtuple
 from dataclasses import fields
 
 import numpy as np
-from numba import njit
 
-from .ruleset import Cards, Rules
+from .build import inline, kernel
+from .schema import Cards, Rules
 from .state import State
 from .traits import FAT_TISSUE, FERTILE, LONG_NECK
 
@@ -72,7 +72,7 @@ def pack_state(st: State) -> Arr:
                count=np.zeros(256, np.int64))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline
 def has(a, b, p, s, t):
     """Species s of seat p in game b has trait t (its trait bitmask, kept up to date)."""
     return (a.tmask[b, p, s] >> t) & 1 == 1
@@ -85,7 +85,7 @@ _C1 = np.uint64(0xBF58476D1CE4E5B9)
 _C2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@inline
 def mix(z):
     """splitmix64 finaliser (wrapping uint64 arithmetic), as rng._mix."""
     z = np.uint64(z) + _GOLDEN
@@ -94,7 +94,7 @@ def mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def key_start(seed, game, stream):
     """The hash of (seed, game, stream): extend it with `key_add` for each address part."""
     h = mix(np.uint64(seed))
@@ -102,12 +102,12 @@ def key_start(seed, game, stream):
     return mix(h ^ np.uint64(stream))
 
 
-@njit(cache=True, inline="always")
+@inline
 def key_add(h, a):
     return mix(h ^ np.uint64(a))
 
 
-@njit(cache=True)
+@kernel
 def below(h, n):
     """An integer uniform in [0, n) from hash h (n >= 1), as rng.below."""
     hi = np.uint64(h) >> np.uint64(32)

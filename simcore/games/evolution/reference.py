@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from simcore import rng
 
 from . import addresses as A
-from .ruleset import Cards, Rules
+from .schema import Cards, Rules
 from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TISSUE, FERTILE,
                      FORAGING, HARD_SHELL, HERDING, HORNS, INTELLIGENCE, LONG_NECK, NEGATABLE,
                      PACK_HUNTING, SCAVENGER, SYMBIOSIS, TRAITS, WARNING_CALL)
@@ -462,7 +462,10 @@ def can_ever_eat(g: Game, player: Player) -> bool:
 def feeding_turn(g: Game, seat: int, bot, turn: int) -> int:
     """One feeding turn of `seat`: FED (it took an option), PASSED (no option this turn;
     asked again later) or OUT (forgoes, or can never eat again, or has no option where
-    the rules put such a player out: `no_option_is_out`). FED and PASSED are truthy."""
+    the rules put such a player out: `no_option_is_out`). FED and PASSED are truthy.
+    Where feeding ends at an empty Watering Hole, a turn there changes nothing."""
+    if g.rules.feeding_stops_when_watering_hole_empty and g.wh <= 0:
+        return OUT
     opts = feeding_options(g, seat)
     acts = [o for o in opts if o[0] != "forgo"]
     if not acts:
@@ -773,9 +776,30 @@ def play_round(g: Game, bots) -> bool:
     n = len(g.players)
     if not deal(g):
         return False
-    seats = [(g.first + k) % n for k in range(n)]
     if g.log is not None:
         g.say(f"{_rnd(g)} · Deal: {len(g.deck)} cards left in the deck")
+    food_cards_and_plays(g, bots)
+    reveal_effects(g)
+    feeding(g, bots)
+    end_round(g)
+    return True
+
+
+def end_round(g: Game) -> None:
+    """The end of feeding, hands sorted, the first player passes, the round is counted."""
+    end_feeding(g)
+    for p in g.players:
+        p.hand.sort()
+    if g.rules.first_player_rotates:
+        g.first = (g.first + 1) % len(g.players)
+    g.round += 1
+
+
+def food_cards_and_plays(g: Game, bots) -> None:
+    """Every seat's food card (face down), every seat's card plays, in turn order from the
+    first player; then the food cards onto the Watering Hole and into the discards."""
+    n = len(g.players)
+    seats = [(g.first + k) % n for k in range(n)]
     food_cards = []
     givers = []
     for s in seats:
@@ -807,15 +831,6 @@ def play_round(g: Game, bots) -> bool:
         g.say_at(mark, f"{_rnd(g)} · Food cards: {gives} -> Watering Hole {g.wh} "
                        f"({wh_before} {'+' if total >= 0 else '-'} {abs(total)}, revealed "
                        f"after the plays)")
-    reveal_effects(g)
-    feeding(g, bots)
-    end_feeding(g)
-    for p in g.players:
-        p.hand.sort()
-    if g.rules.first_player_rotates:
-        g.first = (g.first + 1) % n
-    g.round += 1
-    return True
 
 
 def _play_text_before(g: Game, p: Player, act: tuple) -> str:

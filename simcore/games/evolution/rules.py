@@ -1,14 +1,12 @@
-"""Evolution's batch engine, the Python side: each rules step of kernels.py on the games g
-of a `State` batch, with bot objects turned into the codes the compiled engine reads.
+"""Evolution's batch engine: whole games (`play_batch`) and each rules step on the games g
+of a `State` batch, for the scenario files, the conformance harness and the tests.
 
-Bots: an object with `code` (strategies/evolution/compiled.py: GREEDY, SILLY, RANDOM) or
-with `feed_code` / `card_code` (the scripted players kernels.SCRIPTED..: tests and the
-conformance harness). A bot with a `script` (a list of option tuples, as the reference
-engine's `feeding_options` gives them) plays those options first, in order; the options
-it used are taken off its script, as the reference engine's script bots do. A bot with
-`food_card` and `card_actions` (reference card action tuples) plays exactly those cards.
+The rules are compiled (kernels.py: no bot; engine.py: the steps that ask bots, built
+once per set of bots by build.engine_for). Bots arrive as `build.Policy` objects, the
+batch face of a registered bot (strategies/evolution/), one per seat; a policy's memory
+row is handed to the compiled code and written back after each call.
 
-The engine lives in kernels.py; reference.py is its oracle.
+reference.py is the oracle: same phases, random addresses and decisions.
 """
 from __future__ import annotations
 
@@ -17,15 +15,17 @@ from functools import cached_property
 
 import numpy as np
 
+from ...errors import UserError
+from . import build
 from . import kernels as K
-from .kernels import FED, OUT, PASSED
+from .kernels import ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, FED, OUT, PASSED
 from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, NONE, POP, RK, STORE, TRAIT, VEG, pack_rules,
                      pack_state)
-from .ruleset import Cards, Rules
-from .state import State
+from .schema import Cards, Rules
+from .state import State, empty
 
-__all__ = ["Engine", "ATTACK", "BODY", "FED", "FORGO", "INTEL", "NEW", "NONE", "OUT", "PASSED",
-           "POP", "STORE", "TRAIT", "VEG"]
+__all__ = ["Engine", "play_batch", "scores", "winners", "ATTACK", "BODY", "FED", "FORGO", "INTEL",
+           "NEW", "NONE", "OUT", "PASSED", "POP", "STORE", "TRAIT", "VEG"]
 
 _KIND_NAME = {VEG: "veg", STORE: "store", INTEL: "intel"}
 _NAME_KIND = {"forgo": FORGO, "veg": VEG, "store": STORE, "intel": INTEL, "attack": ATTACK}
@@ -47,15 +47,7 @@ class Engine:
         return self.cards.kind
 
 
-# ---------------------------------------------------------------- bots and scripts
-
-def feed_code(bot) -> int:
-    return int(getattr(bot, "feed_code", getattr(bot, "code", K.EAGER_FEED)))
-
-
-def card_code(bot) -> int:
-    return int(getattr(bot, "card_code", getattr(bot, "code", K.PASS_CARDS)))
-
+# ---------------------------------------------------------------- rows <-> reference tuples
 
 def option_row(opt: tuple) -> list:
     """A reference option tuple as an options-array row [kind, s, q, d, negate]."""
@@ -100,57 +92,73 @@ def option_tuple(row) -> tuple:
     return (_KIND_NAME[kind], int(row[1]))
 
 
-class _Players:
-    """The codes and scripts of one call's bots; `done()` takes the used options off the
-    bots' scripts and reports an illegal scripted option."""
+class _Bots:
+    """The engine build for one call's policies, each seat's index into it, and the
+    policies' memory rows (written back by `done()`)."""
 
-    def __init__(self, bots, P: int):
-        bots = list(bots) if bots is not None else [None] * P
-        self.bots = bots
-        self.feed = np.array([feed_code(b) for b in bots], np.int64)
-        self.cards = np.array([card_code(b) for b in bots], np.int64)
-        scripts = [list(getattr(b, "script", None) or []) for b in bots]
-        L = max([len(s) for s in scripts] + [1])
-        self.script = np.full((P, L, 5), -1, np.int64)
-        for p, s in enumerate(scripts):
-            if s:
-                self.feed[p] = K.SCRIPT_FEED
-                self.script[p, :len(s)] = [option_row(o) for o in s]
-        self.pos = np.zeros(P, np.int64)
+    def __init__(self, E: "Engine", policies, P: int):
+        policies = list(policies)
+        assert len(policies) == P, f"{len(policies)} policies for {P} seats"
+        assert all(isinstance(x, build.Policy) for x in policies), \
+            "the batch engine takes build.Policy objects (a bot's batch_policy)"
+        self.policies = policies
+        self.mod = engine(E, policies)
+        _, self.idx = build.distinct(policies)
+        self.mem = _memory(policies)
         self.err = np.zeros(1, np.int64)
-        # card scripts: `food_card` and `card_actions` (reference card action tuples)
-        plays = [getattr(b, "card_actions", None) for b in bots]
-        self.card_script = np.zeros((P, 1 + max([len(a or ()) for a in plays] + [0]), 4), np.int64)
-        for p, (b, acts) in enumerate(zip(bots, plays)):
-            if acts is not None:
-                self.cards[p] = K.SCRIPT_CARDS
-                self.card_script[p, 0, 0] = b.food_card
-                self.card_script[p, 1:1 + len(acts)] = [action_row(x) for x in acts]
 
     def done(self) -> None:
-        for p, b in enumerate(self.bots):
-            if self.pos[p]:
-                del b.script[:self.pos[p]]
+        for p, x in enumerate(self.policies):
+            if x.memory is not None:
+                x.memory[:] = self.mem[p, :len(x.memory)]
         if self.err[0]:
-            p = int(self.err[0]) - 1
-            raise AssertionError(f"seat {p}: scripted option "
-                                 f"{option_tuple(self.script[p, self.pos[p] - 1])} is not legal")
+            raise UserError(f"seat {int(self.err[0]) - 1}: the bot chose no legal option (a "
+                            "scripted choice out of range?)", key="choices")
+
+
+def _memory(policies) -> np.ndarray:
+    """The policies' memory rows, one per seat (int64 (P, M), zero-padded)."""
+    rows = [np.asarray(x.memory if x.memory is not None else (), np.int64) for x in policies]
+    mem = np.zeros((len(rows), max([len(r) for r in rows] + [1])), np.int64)
+    for p, r in enumerate(rows):
+        mem[p, :len(r)] = r
+    return mem
+
+
+_WARM: set = set()
+
+
+def engine(E: "Engine", policies):
+    """The compiled engine module for these policies. Its first use in a process plays one
+    game on it (with copies of the policies' memory): that compiles it, or loads it from
+    the cache, with one line on stderr when it compiles (build.warm)."""
+    mod = build.engine_for(policies)
+    if mod.KEY not in _WARM:
+        _WARM.add(mod.KEY)
+        copies = [x._replace(memory=None if x.memory is None else np.array(x.memory))
+                  for x in policies]
+        build.warm(mod, lambda: _play_all(mod, E, copies, len(copies), 0, [0]))
+    return mod
 
 
 def _games(g) -> np.ndarray:
     return np.atleast_1d(np.asarray(g, np.int64))
 
 
-def _rounds(E: Engine, st: State, g, phases: int, bots=None, single: int = -1,
+def _scratch(st: State):
+    return (np.zeros((K.max_options(st.P, st.S), 5), np.int64),
+            np.zeros((K.MAX_ACTS, 4), np.int64))
+
+
+def _rounds(E: Engine, st: State, g, phases: int, bots, single: int = -1,
             turn: int = 0) -> np.ndarray:
-    """kernels.rounds: the `phases` of a round on each game of g."""
+    """engine.rounds: the `phases` of a round on each game of g."""
     g = _games(g)
-    pl = _Players(bots, st.P)
+    pl = _Bots(E, bots, st.P)
+    opts, acts = _scratch(st)
     out = np.zeros(len(g), np.int64)
-    K.rounds(pack_state(st), E.rk, g, phases, pl.cards, pl.feed,
-             np.zeros((K.max_options(st.P, st.S), 5), np.int64),
-             np.zeros((K.MAX_ACTS, 4), np.int64), np.zeros((len(g), st.P), np.int64),
-             pl.script, pl.pos, pl.err, pl.card_script, single, turn, out)
+    pl.mod.rounds(pack_state(st), E.rk, g, phases, pl.idx, opts, acts,
+                  np.zeros((len(g), st.P), np.int64), pl.mem, pl.err, single, turn, out)
     pl.done()
     return out
 
@@ -159,16 +167,26 @@ def _tool(E: Engine, st: State, g, mode: int, x=(), foods=None, opts=None,
           acts=None) -> np.ndarray:
     """kernels.tool on each game of g; returns its results (int64, one per game)."""
     g = _games(g)
-    if opts is None:
-        opts = np.zeros((K.max_options(st.P, st.S), 5), np.int64)
-    if acts is None:
-        acts = np.zeros((K.MAX_ACTS, 4), np.int64)
+    o, c = _scratch(st)
+    opts = o if opts is None else opts
+    acts = c if acts is None else acts
     if foods is None:
         foods = np.zeros((len(g), st.P), np.int64)
     out = np.zeros(len(g), np.int64)
     K.tools(pack_state(st), E.rk, g, mode, np.asarray(x, np.int64).reshape(-1), opts, acts,
             np.ascontiguousarray(foods, np.int64), out)
     return out
+
+
+def _ask(E: Engine, st: State, b: int, mode: int, bots, x, opts=None, acts=None) -> int:
+    pl = _Bots(E, bots, st.P)
+    o, c = _scratch(st)
+    opts = o if opts is None else opts
+    acts = c if acts is None else acts
+    r = int(pl.mod.ask(pack_state(st), E.rk, b, mode, np.asarray(x, np.int64), pl.idx, opts,
+                       acts, pl.mem))
+    pl.done()
+    return r
 
 
 # ---------------------------------------------------------------- the public steps
@@ -198,7 +216,7 @@ def feeding(E: Engine, st: State, g, bots) -> None:
 
 
 def reveal_effects(E: Engine, st: State, g) -> None:
-    _rounds(E, st, g, K.REVEAL)
+    _tool(E, st, g, K.DO_REVEAL)
 
 
 def add_food(E: Engine, st: State, g, foods) -> None:
@@ -208,7 +226,7 @@ def add_food(E: Engine, st: State, g, foods) -> None:
 
 
 def end_feeding(E: Engine, st: State, g) -> None:
-    _rounds(E, st, g, K.END_FEEDING)
+    _tool(E, st, g, K.DO_END_FEEDING)
 
 
 def play_action(E: Engine, st: State, g, p: int, kind: int, card: int, s: int,
@@ -229,7 +247,7 @@ def sort_hands(E: Engine, st: State, g) -> None:
 def deal(E: Engine, st: State, g) -> np.ndarray:
     """Free species + deal for games g; returns the games that go on."""
     g = _games(g)
-    return g[_rounds(E, st, g, K.DEAL).astype(bool)]
+    return g[_tool(E, st, g, K.DEAL_ROUND).astype(bool)]
 
 
 def play_round(E: Engine, st: State, g, bots) -> np.ndarray:
@@ -238,23 +256,33 @@ def play_round(E: Engine, st: State, g, bots) -> np.ndarray:
     return g[_rounds(E, st, g, K.WHOLE_ROUND, bots).astype(bool)]
 
 
-def silly_food_card(E: Engine, st: State, b: int, seat: int) -> int:
-    """The food card the silly player would give in game b (-1: empty hand)."""
-    return int(_tool(E, st, b, K.SILLY_FOOD_CARD, [seat])[0])
+def cards(E: Engine, st: State, g, bots) -> None:
+    """Every seat's food card, card plays, and the food cards onto the Watering Hole."""
+    _rounds(E, st, g, K.CARDS, bots)
 
 
-def silly_plan(E: Engine, st: State, b: int, seat: int) -> np.ndarray:
-    """The card actions (rows [kind, card, s, slot]) the silly player would play in game b."""
+def end_round(E: Engine, st: State, g, bots) -> None:
+    """The end of feeding, hands sorted, the first player passes, the round is counted."""
+    _rounds(E, st, g, K.END_FEEDING | K.NEXT, bots)
+
+
+def bot_food_card(E: Engine, st: State, b: int, seat: int, bots) -> int:
+    """The food card seat's bot would give in game b (-1: empty hand)."""
+    return _ask(E, st, b, ASK_FOOD_CARD, bots, [seat, 0])
+
+
+def bot_plan(E: Engine, st: State, b: int, seat: int, bots) -> np.ndarray:
+    """The card actions (rows [kind, card, s, slot]) seat's bot would play in game b."""
     acts = np.zeros((K.MAX_ACTS, 4), np.int64)
-    n = int(_tool(E, st, b, K.SILLY_PLAN, [seat], acts=acts)[0])
+    n = _ask(E, st, b, ASK_PLAN, bots, [seat, 0], acts=acts)
     return acts[:n]
 
 
-def silly_feed(E: Engine, st: State, b: int, seat: int, options: list) -> tuple:
-    """The option the silly player would choose among `options` (reference tuples)."""
+def bot_feed(E: Engine, st: State, b: int, seat: int, bots, options: list) -> tuple:
+    """The option seat's bot would choose among `options` (reference tuples)."""
     opts = np.zeros((max(len(options), 1), 5), np.int64)
     opts[:len(options)] = [option_row(o) for o in options]
-    return options[int(_tool(E, st, b, K.SILLY_FEED, [seat, len(options)], opts=opts)[0])]
+    return options[_ask(E, st, b, ASK_FEED, bots, [seat, len(options)], opts=opts)]
 
 
 @K.kernel
@@ -268,9 +296,69 @@ def setup(E: Engine, st: State, players: int) -> None:
     _setups(pack_state(st), E.rk, int(players))
 
 
+# ---------------------------------------------------------------- whole games
+
+def new_batch(E: Engine, players: int, seed: int, games) -> State:
+    """Setup: every game's deck shuffled by its own stream, first player drawn."""
+    games = np.asarray(games, np.int64)
+    st = empty(len(games), players, E.rules.species_slots, E.cards.n, seed=seed, games=games)
+    setup(E, st, players)
+    return st
+
+
 def play_games(E: Engine, st: State, bots, players: int) -> None:
     """Set up and play every game of the batch to its end (one compiled call)."""
-    codes = np.array([feed_code(b) for b in bots], np.int64)
-    assert (codes == [card_code(b) for b in bots]).all() and (codes < K.SCRIPTED).all(), \
-        "whole games take compiled bots"
-    K.play_games(pack_state(st), E.rk, codes, int(players))
+    pl = _Bots(E, bots, st.P)
+    _play_state(pl.mod, E, st, pl.idx, pl.mem, pl.err, players)
+    pl.done()
+
+
+def _play_state(mod, E: Engine, st: State, idx, mem, err, players: int) -> None:
+    opts, acts = _scratch(st)
+    mod.play_all(pack_state(st), E.rk, idx, int(players), opts, acts, np.zeros(st.P, np.int64),
+                 mem, err)
+
+
+def _play_all(mod, E: Engine, policies, players: int, seed: int, games) -> State:
+    """Whole games on engine module `mod` (no warm-up check: build.warm calls this)."""
+    games = np.asarray(games, np.int64)
+    st = empty(len(games), players, E.rules.species_slots, E.cards.n, seed=seed, games=games)
+    _, idx = build.distinct(policies)
+    _play_state(mod, E, st, idx, _memory(policies), np.zeros(1, np.int64), players)
+    return st
+
+
+def scores(st: State) -> np.ndarray:
+    """(B, P): food in the bag + population and trait cards of surviving species."""
+    here = np.arange(st.S)[None, None, :] < st.n_species[:, :, None]
+    on_board = np.where(here, st.pop.astype(np.int32) + st.n_traits, 0).sum(axis=2)
+    return st.bag + on_board
+
+
+def winners(E: Engine, st: State) -> np.ndarray:
+    sc = scores(st)
+    win = sc == sc.max(axis=1, keepdims=True)
+    if E.rules.tie_break == "most_traits":
+        here = np.arange(st.S)[None, None, :] < st.n_species[:, :, None]
+        traits = np.where(here, st.n_traits, 0).sum(axis=2)
+        traits = np.where(win, traits, -1)
+        win = traits == traits.max(axis=1, keepdims=True)
+    return win
+
+
+def play_batch(rules: Rules, cards: Cards, players: int, policies, seed: int, game_indices) -> dict:
+    """Play the games `game_indices` of run `seed`; one row per game.
+
+    policies: one build.Policy per seat (a bot's batch face). Returns score (B, P),
+    winner (B, P) bool (shared wins all True), rounds (B,), end_reason (B,)
+    (addresses.END_*), traits_played (B, P, len(TRAITS)) int16 (trait cards each seat played
+    onto its species, a replacement counting for the new trait) and the final `state`.
+    """
+    E = Engine(rules, cards)
+    game_indices = np.asarray(game_indices, np.int64)
+    st = empty(len(game_indices), players, rules.species_slots, cards.n, seed=seed,
+               games=game_indices)
+    play_games(E, st, list(policies), players)
+    return {"score": scores(st), "winner": winners(E, st), "rounds": st.round.copy(),
+            "end_reason": st.end_reason.astype(np.int64),
+            "traits_played": st.traits_played.copy(), "state": st}

@@ -123,12 +123,12 @@ def _validate(rs: Ruleset) -> None:
         raise UserError("players_min must not exceed players_max", key="players_min")
 
 
-GAME = GameData("evolution", DATA_DIR, {"cards": CARDS_SCHEMA}, validate=_validate)
+GAME_DATA = GameData("evolution", DATA_DIR, {"cards": CARDS_SCHEMA}, validate=_validate)
 
 
 def load(variant: str = "default", data_dir=None, overrides=None) -> Ruleset:
     """Load and check one Evolution ruleset (variant: default, second-printing, cs4500)."""
-    return GAME.load(variant, data_dir=data_dir, overrides=overrides)
+    return GAME_DATA.load(variant, data_dir=data_dir, overrides=overrides)
 
 
 def compile_rules(rs: Ruleset) -> tuple[Rules, Cards]:

@@ -1,0 +1,249 @@
+"""The parts of Evolution's compiled batch engine that ask the bots: card plays, feeding
+turns, whole rounds and whole games (the rules themselves are in kernels.py).
+
+This file is not imported as a module of its own: build.engine_for loads it once per set
+of distinct bots, with their compiled functions as the globals FOOD_k, PLAN_k, FEED_k
+(k = 0..MAX_POLICIES-1; each seat plays the k in `idx[seat]`) and CACHE_FOLDER (the
+folder numba caches this build in, keyed by the engine's and the bots' sources).
+
+`mem` (int64 (P, M)) is the bots' memory, one row per seat (build.Policy.memory); `err`
+(int64 (1,)) becomes 1 + seat when a bot answers with no legal option (the feeding stops).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.games.evolution import addresses as A
+from simcore.games.evolution.build import engine_kernel
+from simcore.games.evolution.kernels import (ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, CARDS, DEAL,
+                                             END_FEEDING, FED, FEEDING, NEXT, OUT, PASSED, REVEAL,
+                                             add_food_cards, apply_option, can_ever_eat, deal,
+                                             end_feeding, feeding_options, hand_remove, hand_sort,
+                                             play_action, reveal_effects, setup)
+from simcore.games.evolution.packed import FORGO
+from simcore.games.evolution.state import DISCARD, FOOD_CARD
+
+kernel = engine_kernel(CACHE_FOLDER)            # noqa: F821 (set by build.engine_for)
+# The layers between an entry point (play_all, rounds, ask) and the rules are inlined by
+# numba: each function compiled on its own re-optimises everything it calls (numba links
+# the callees' code in and runs LLVM over the whole), so a deep chain of them costs a
+# multiple of the engine's size in compile time.
+inline_kernel = engine_kernel(CACHE_FOLDER, inline=True)   # noqa: F821
+
+
+# ---------------------------------------------------------------- the bots
+
+@kernel
+def bot_food_card(k, a, rk, b, seat, mem):
+    """The food card (card id) of seat's bot k; -1: none."""
+    if k == 0:
+        return np.int64(FOOD_0(a, rk, b, seat, mem[seat]))      # noqa: F821
+    if k == 1:
+        return np.int64(FOOD_1(a, rk, b, seat, mem[seat]))      # noqa: F821
+    if k == 2:
+        return np.int64(FOOD_2(a, rk, b, seat, mem[seat]))      # noqa: F821
+    return np.int64(FOOD_3(a, rk, b, seat, mem[seat]))          # noqa: F821
+
+
+@kernel
+def bot_plan(k, a, rk, b, seat, acts, mem):
+    """The card actions of seat's bot k, as rows of acts; returns how many."""
+    if k == 0:
+        return np.int64(PLAN_0(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
+    if k == 1:
+        return np.int64(PLAN_1(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
+    if k == 2:
+        return np.int64(PLAN_2(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
+    return np.int64(PLAN_3(a, rk, b, seat, acts, mem[seat]))       # noqa: F821
+
+
+@kernel
+def bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem):
+    """The row of opts seat's bot k chooses."""
+    if k == 0:
+        return np.int64(FEED_0(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
+    if k == 1:
+        return np.int64(FEED_1(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
+    if k == 2:
+        return np.int64(FEED_2(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
+    return np.int64(FEED_3(a, rk, b, seat, opts, n_opts, turn, mem[seat]))       # noqa: F821
+
+
+# ---------------------------------------------------------------- feeding
+
+@inline_kernel
+def feeding_turn(a, rk, b, seat, k, turn, opts, mem, err):
+    """One feeding turn of `seat`: FED, PASSED (no option now; asked again later) or OUT.
+    When the rules end feeding at an empty Watering Hole, a turn there changes nothing."""
+    if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
+        return OUT
+    n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+    if n_acts == 0:
+        if rk.no_option_is_out or not can_ever_eat(a, rk, b, seat):
+            return OUT
+        return PASSED
+    if rk.auto_feed_single_option and n_acts == 1:
+        r = n_opts - 1                       # the one option that is not forgoing
+    else:
+        r = bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem)
+        if r < 0 or r >= n_opts:
+            err[0] = 1 + seat                # the bot gave no legal option
+            return OUT
+    if opts[r, 0] == FORGO:
+        return OUT
+    apply_option(a, rk, b, seat, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3], opts[r, 4])
+    return FED
+
+
+@inline_kernel
+def feeding(a, rk, b, idx, opts, mem, err, single, turn):
+    """Feeding turns from the first player clockwise until every player is out or every
+    player still in has passed in a row (reference.feeding; its deque is `order`).
+    single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
+    (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small."""
+    P = a.n_species.shape[1]
+    order = a.order
+    n = 0
+    if single >= 0:
+        order[0] = single
+        n = 1
+    else:
+        for k in range(P):
+            s = (a.first[b] + k) % P
+            if can_ever_eat(a, rk, b, s):
+                order[n] = s
+                n += 1
+    pos = 0
+    passes = 0
+    while single >= 0 or (n > 0 and passes < n and (
+            a.wh[b] > 0 or not rk.feeding_stops_when_watering_hole_empty)):
+        seat = order[pos]
+        outcome = feeding_turn(a, rk, b, seat, idx[seat], turn, opts, mem, err)
+        if single >= 0 or err[0]:
+            return outcome
+        if outcome == FED:
+            passes = 0
+        elif outcome == PASSED:
+            passes += 1
+        if outcome == OUT or (outcome == FED and not can_ever_eat(a, rk, b, seat)):
+            for k in range(pos, n - 1):          # popleft
+                order[k] = order[k + 1]
+            n -= 1
+            if pos >= n:
+                pos = 0
+        else:
+            pos = (pos + 1) % n                  # rotate(-1)
+        turn += 1
+    return OUT
+
+
+@inline_kernel
+def food_cards_and_plays(a, rk, b, idx, acts, foods, mem):
+    """Every seat's food card (face down), then every seat's card plays, in turn order;
+    the food cards' values go to `foods` in that order (returns how many)."""
+    P = a.n_species.shape[1]
+    n = 0
+    for k in range(P):
+        p = (a.first[b] + k) % P
+        if a.hand_n[b, p] == 0:
+            continue
+        card = bot_food_card(idx[p], a, rk, b, p, mem)
+        if card < 0 or not hand_remove(a, b, p, card):
+            continue
+        a.loc[b, card] = FOOD_CARD
+        foods[n] = rk.cardfood[card]
+        n += 1
+    for k in range(P):
+        p = (a.first[b] + k) % P
+        m = bot_plan(idx[p], a, rk, b, p, acts, mem)
+        for j in range(m):
+            play_action(a, rk, b, p, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3])
+        hand_sort(a, b, p)
+    return n
+
+
+@inline_kernel
+def round_start(a, rk, b, phases, idx, acts, foods, mem):
+    """DEAL and CARDS of game b's round (idx: each seat's bot). False if the game
+    ended before the round could be dealt (cs4500)."""
+    if phases & DEAL:
+        if not deal(a, rk, b):
+            return False
+    if phases & CARDS:
+        n = food_cards_and_plays(a, rk, b, idx, acts, foods, mem)
+        add_food_cards(a, rk, b, foods, n)
+        for c in range(a.loc.shape[1]):
+            if a.loc[b, c] == FOOD_CARD:
+                a.loc[b, c] = DISCARD
+    return True
+
+
+@inline_kernel
+def round_end(a, rk, b, phases, idx, opts, mem, err, single, turn):
+    """REVEAL, FEEDING (single >= 0: one feeding turn of that seat, numbered `turn`, whose
+    outcome is returned), END_FEEDING and NEXT of game b's round."""
+    P = a.n_species.shape[1]
+    out = OUT
+    if phases & REVEAL:
+        reveal_effects(a, rk, b)
+    if phases & FEEDING:
+        out = feeding(a, rk, b, idx, opts, mem, err, single, turn)
+    if phases & END_FEEDING:
+        end_feeding(a, rk, b)
+    if phases & NEXT:
+        for p in range(P):
+            hand_sort(a, b, p)
+        if rk.first_player_rotates:
+            a.first[b] = (a.first[b] + 1) % P
+        a.round[b] += 1
+    return out
+
+
+
+
+@inline_kernel
+def play_round(a, rk, b, idx, opts, acts, foods, mem, err):
+    """One round of game b. False if the game ended before it could be played."""
+    if not round_start(a, rk, b, DEAL | CARDS, idx, acts, foods, mem):
+        return False
+    round_end(a, rk, b, REVEAL | FEEDING | END_FEEDING | NEXT, idx, opts, mem, err, -1, 0)
+    return True
+
+
+@kernel
+def rounds(a, rk, g, phases, idx, opts, acts, foods, mem, err, single, turn, out):
+    """The `phases` of a round for each game of g (foods: one row per game); out: whether
+    it was dealt (DEAL) or the feeding turn's outcome (single >= 0)."""
+    for k in range(len(g)):
+        b = g[k]
+        ok = round_start(a, rk, b, phases & (DEAL | CARDS), idx, acts, foods[k], mem)
+        out[k] = ok
+        if ok and phases & (REVEAL | FEEDING | END_FEEDING | NEXT):
+            r = round_end(a, rk, b, phases, idx, opts, mem, err, single, turn)
+            if single >= 0:
+                out[k] = r
+
+
+@kernel
+def ask(a, rk, b, mode, x, idx, opts, acts, mem):
+    seat = x[0]
+    if mode == ASK_FOOD_CARD:
+        return bot_food_card(idx[seat], a, rk, b, seat, mem)
+    if mode == ASK_PLAN:
+        return bot_plan(idx[seat], a, rk, b, seat, acts, mem)
+    return bot_feed(idx[seat], a, rk, b, seat, opts, x[1], 0, mem)
+
+
+@kernel
+def play_all(a, rk, idx, players, opts, acts, foods, mem, err):
+    """Set up and play every game of the batch to its end (reference.play_one)."""
+    for b in range(a.n_species.shape[0]):
+        setup(a, rk, b, players)
+        while True:
+            if not play_round(a, rk, b, idx, opts, acts, foods, mem, err):
+                break
+            if a.round[b] > a.final_round[b]:
+                break
+            if a.round[b] >= rk.max_rounds:
+                a.end_reason[b] = A.END_MAX_ROUNDS
+                break
