@@ -94,6 +94,7 @@ def tune(config, out, *, jobs: int = 1, backend: str = "loky", scheduler: str | 
         if outcome.original is None:
             raise UserError(f"{cfg.budget_games} games cannot evaluate even the current data "
                             f"({cfg.search.max_games} games); raise it", file=cfg.file, key="budget.games")
+        search_games = ev.played
         proof = prove(space, ev, outcome.best.candidate)
     rows = evaluation_rows(space, outcome)
     rows.write_csv(out / "evaluations.csv.tmp")
@@ -106,7 +107,7 @@ def tune(config, out, *, jobs: int = 1, backend: str = "loky", scheduler: str | 
     diff = space.diff(winner)
     summary = {
         "config": cfg.name, "ruleset": cfg.base.ruleset, "verdict": proof["verdict"], "diff": diff,
-        "stopped": outcome.stopped, "search_games": ev.played, "played_now": ev.fresh,
+        "stopped": outcome.stopped, "search_games": search_games, "played_now": ev.fresh,
         "variables": [v.describe() for v in cfg.variables], "current": list(space.current),
         "proposal": list(winner), "changed_files": changed, "targets": cfg.targets,
         "search_best": {"values": outcome.best.values, "met": outcome.best.met, "games": outcome.best.games,

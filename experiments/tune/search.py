@@ -90,6 +90,18 @@ def neighbours(space: Space, bases: list[tuple]) -> list[tuple]:
     return out
 
 
+def proof_games(space: Space) -> int:
+    """Games the proof will play: proposal, original and one step either side of each variable."""
+    return space.cfg.proof_games * (2 + 2 * len(space.cfg.variables))
+
+
+def _late(ev: Evaluator, deadline: float, games: int) -> bool:
+    """Would playing `games` more (at this run's pace so far) end past the deadline?"""
+    now = time.perf_counter()
+    pace = ev.fresh / (now - ev.started) if ev.fresh else 0.0
+    return now > deadline or (pace > 0 and now + games / pace > deadline)
+
+
 class Budget(Exception):
     """The games (or minutes) budget does not allow the next rung."""
 
@@ -109,7 +121,7 @@ def run_search(space: Space, ev: Evaluator, on_best=None) -> Outcome:
     def rung(stage: int, cands: list[tuple], order: dict, r: int, n: int) -> list[Record]:
         if ev.played + ev.cost(cands, n, have) > cfg.budget_games:
             raise Budget("budget.games")
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and _late(ev, deadline, ev.cost(cands, n, have) + proof_games(space)):
             raise Budget("budget.minutes")
         vals = ev.measure(STREAM, seed, cands, n, have)
         out = []
