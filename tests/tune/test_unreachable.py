@@ -3,12 +3,23 @@ from __future__ import annotations
 
 import json
 
-from .kit import BASE, ONE_VAR, SMALL, run, write
+from .kit import BASE, ONE_VAR, run, write
+
+TINY = """
+[budget]
+games = 20000
+[search]
+first_games = 500
+max_games = 1500
+max_changes = 1
+[proof]
+games = 1000
+"""
 
 
 def test_unreachable_target_ends_not_met_with_the_closest_candidate(tmp_path, capsys):
     # A faction gap of 0 points cannot be shown by any finite sample: its interval always has width.
-    cfg = write(tmp_path, BASE + ONE_VAR + "\n[targets]\nfaction_gap = 0.0\n" + SMALL)
+    cfg = write(tmp_path, BASE + ONE_VAR + "\n[targets]\nfaction_gap = 0.0\n" + TINY)
     out = tmp_path / "out"
     code, stdout, stderr = run([cfg, "--out", out, "--quiet"], capsys)
     assert code == 0, stderr
