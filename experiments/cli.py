@@ -427,6 +427,20 @@ def cmd_conformance(args) -> int:
     return harness_main(args.harness, args.engine, sys.stdin, sys.stdout, make_bot("evolution", "silly"))
 
 
+def cmd_tune(args) -> int:
+    from experiments.tune.run import proposal_text, tune
+    try:
+        summary = tune(args.config, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                       resume=args.resume, progress=not args.quiet)
+    except KeyboardInterrupt:
+        print(f"balancelab: interrupted; finished games are kept: resume with "
+              f"`balancelab tune {args.config} --out {args.out} --resume`", file=sys.stderr)
+        raise
+    print(proposal_text(summary))
+    print(f"wrote {args.out}/ (data/, evaluations.csv, report.html)")
+    return 0
+
+
 # ----------------------------------------------------------------------------- main
 
 def build_parser() -> argparse.ArgumentParser:
@@ -484,6 +498,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("harness", choices=("xattack", "xfeed", "xstep", "xstep4", "xsilly"))
     p.add_argument("--engine", choices=("batch", "reference"), default="batch")
     p.set_defaults(func=cmd_conformance)
+
+    p = sub.add_parser("tune", help="propose the smallest data edit that meets balance targets, proved on fresh games")
+    p.add_argument("config", metavar="CONFIG", help="tuning config (TOML), e.g. experiments/configs/tune_market.toml")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder (data/, evaluations, report.html)")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel workers (default 1)")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="loky or dask (default loky)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="dask scheduler address")
+    p.add_argument("--resume", action="store_true", help="finish an interrupted search in --out")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_tune)
 
     try:
         from experiments.sweep_cli import register
