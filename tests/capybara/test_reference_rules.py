@@ -134,3 +134,16 @@ def test_a_script_of_the_wrong_kind_or_too_short_is_a_user_error():
         run_doc(short)
     with pytest.raises(UserError):
         reference.run_state(RS, doc["state"], policies(RS, 4), 0, 0, "phase")
+
+
+def test_an_ended_state_needs_its_end_reason_and_stays_ended():
+    doc = load("last_revolution_ends_the_game_fewer_tokens_left_wins.json")
+    rs = ruleset()
+    result, _, _ = run_doc(doc)
+    ended = result["state"]
+    again, out = reference.run_state(rs, ended, policies(rs, 4), 0, 0, "end")
+    assert again == ended and out["winner"] == [True, False, False, False]
+    bad = dict(ended, end_reason=None)
+    with pytest.raises(UserError) as e:
+        reference.run_state(rs, bad, policies(rs, 4), 0, 0, "end")
+    assert e.value.key == "state.end_reason"

@@ -292,14 +292,19 @@ class Game(Effects):
     # ------------------------------------------------------------------ the end (10)
     def finish(self, reason: str) -> None:
         self.ended, self.end_reason = True, reason
+        self.winners = self.best_seats()
         fat, left, count = self.fatigue(), self.tokens_left(), [len(t) for t in self.taken]
-        keys = [(fat[s], left[s], count[s]) for s in range(self.P)]
-        self.winners = [s for s in range(self.P) if keys[s] == min(keys)]
         self.say(f"The game ends ({reason}) after turn {self.turn}")
         for s in range(self.P):
             self.say(f"  seat {s}: {fat[s]} fatigue, {left[s]} tokens left, {count[s]} strikes"
                      + ("  WINNER" if s in self.winners else ""))
         raise GameOver
+
+    def best_seats(self) -> list:
+        """Section 10: fewest fatigue, then fewest tokens left, then fewest strike cards; ties share."""
+        fat, left, count = self.fatigue(), self.tokens_left(), [len(t) for t in self.taken]
+        keys = [(fat[s], left[s], count[s]) for s in range(self.P)]
+        return [s for s in range(self.P) if keys[s] == min(keys)]
 
     def fatigue(self) -> list:
         return [sum(self.comps.strike_fatigue[u] for u in t) for t in self.taken]
@@ -346,6 +351,8 @@ class Game(Effects):
     def load(self, f: dict) -> None:
         for name in self.FIELDS:
             setattr(self, name, f[name])
+        if self.ended:      # the winners follow from the table, whatever the file says
+            self.winners = self.best_seats()
         self.trajectory = []
 
     def to_state(self) -> dict:

@@ -178,13 +178,15 @@ def resolve(rs, comps: Components, state: dict) -> dict:
     reason = state.get("end_reason")
     if reason is not None and reason not in END_REASONS:
         raise UserError(f"must be one of {', '.join(END_REASONS)} or null, got {reason!r}", key="state.end_reason")
+    if ended != (reason is not None):
+        raise UserError("an ended state names its end_reason, a live one has none (null)", key="state.end_reason")
     in_deck = sum(1 for u in deck if comps.is_revolution(u))
     if not ended and out["revolutions_played"] + out["revolutions_boxed"] + in_deck != rs["revolutions"]:
         raise UserError(f"played ({out['revolutions_played']}) + boxed ({out['revolutions_boxed']}) + in the deck "
                         f"({in_deck}) Revolutions must make revolutions = {rs['revolutions']}", key="state.deck")
     out.update(hands=hands, deck=deck, discard=discard, slots=slots, removed=removed, strike_deck=strike_deck,
                supply=supply, taken=taken, played=played, ended=ended, end_reason=reason,
-               winners=list(state.get("winners", [])))
+               winners=[])     # recomputed from the table when ended (reference.Game.load)
     return out
 
 
