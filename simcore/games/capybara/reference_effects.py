@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from .reference_decisions import EFFECT_KIND, Board
+from .reference_decisions import Board
 
 
 class Effects:
@@ -221,9 +221,6 @@ class Effects:
             supply=list(self.supply),
             taken_fatigue=[sum(self.comps.strike_fatigue[u] for u in t) for t in self.taken],
             factor=self.p["double_tokens_factor"])
-
-    def effect_kind(self, effect: str):
-        return EFFECT_KIND.get(effect)
 
 
 def removable_slots(g, colour: str) -> list:
