@@ -81,12 +81,12 @@ class GreedyBot:
         k = _argmin(scores)
         return k, scores[k]
 
-    def best_card(self, view, s, u):
+    def best_card(self, view, board, s, u):
         """The lowest E(s) over card u's effective effect options (E now if none)."""
         effect, amount = view.effective(u)
         colour = view.comps.card_colour[u]
         options = view.effect_options(s, effect, amount, colour)
-        return self.best_effect(view.board(), s, effect, amount, colour, options)[1]
+        return self.best_effect(board, s, effect, amount, colour, options)[1]
 
     def best_placing(self, board, s, options, k):
         if not options:
@@ -130,16 +130,16 @@ class GreedyBot:
         scores = []
         for verb, u in d.options:
             if verb == "play":
-                scores.append(self.best_card(view, s, u))
+                scores.append(self.best_card(view, board, s, u))
             else:
                 keep = penalty if view.comps.card_effect[u] == "cancel" else 0
                 scores.append(place_now + keep)
         return _argmin(scores)
 
     def _next_card(self, d, view):
-        s = d.seat
-        now = E(view.board(), s)
-        scores = [self.best_card(view, s, u) for u in d.options[1:]]
+        s, board = d.seat, view.board()
+        now = E(board, s)
+        scores = [self.best_card(view, board, s, u) for u in d.options[1:]]
         if not scores:
             return 0
         k = _argmin(scores)

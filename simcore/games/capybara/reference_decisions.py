@@ -30,7 +30,6 @@ cannot see (no banned_colour gifts, no refill, no answers, doubling or draws).
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from ... import rng
@@ -68,14 +67,15 @@ class Board:
     tokens: list          # (m, P) tokens per slot per seat (0 on an empty slot)
     fatigue: list         # (m,) the strike's fatigue with its under-cards; None = empty slot
     locked: list          # (m,) bool
-    banned: list          # (m,) the active banned colour of the strike, "" if none
-    doubled: list         # (m,) bool: an active double_tokens symbol
+    banned: list          # (m,) the active banned colour of the strike, "" if none (shared by copies)
+    doubled: list         # (m,) bool: an active double_tokens symbol (shared by copies)
     supply: list          # (P,)
     taken_fatigue: list   # (P,)
     factor: int           # p.double_tokens_factor
 
     def copy(self) -> "Board":
-        return copy.deepcopy(self)
+        return Board(self.P, [list(t) for t in self.tokens], list(self.fatigue), list(self.locked), self.banned,
+                     self.doubled, list(self.supply), list(self.taken_fatigue), self.factor)
 
     def leader(self, i: int):
         t = self.tokens[i]
