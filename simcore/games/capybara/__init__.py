@@ -1,0 +1,7 @@
+"""Ernesto Capybara (rulebook ../shared/seeds/004_e6ecc33076f84fbc.txt).
+
+Capybaras on strike: play cards of one colour to make players put tension tokens on
+strike cards; at each of the four Revolutions every strike goes to the player with the
+most tokens on it, and the fewest fatigue points on the strikes taken wins.
+The engine contract both engines follow is docs/games/capybara.md.
+"""

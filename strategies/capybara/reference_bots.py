@@ -1,0 +1,223 @@
+"""Ernesto Capybara bots for the reference engine (docs/games/capybara.md section 13).
+
+A bot answers one decision at a time: `choose(decision, view) -> option index`, with the
+decision and view of simcore/games/capybara/reference_decisions.py.
+
+- `random`: below(h, number of options), the draw the batch engine makes too.
+- `greedy`: one-step look-ahead on the engine's `Board` (E(s), lower is better); ties
+  go to the lowest option index.
+- `script`: replays a list of {"kind", "option"} items (scenarios and tests).
+
+`reference_policy(name, rs, seat, **options)` builds one of them.
+"""
+from __future__ import annotations
+
+from simcore import rng
+from simcore.errors import UserError
+
+from .greedy_constants import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
+
+
+def _argmin(scores) -> int:
+    """Index of the lowest score; the lowest index among equals."""
+    best = 0
+    for i, s in enumerate(scores):
+        if s < scores[best]:
+            best = i
+    return best
+
+
+def lead(board, x: int, i: int) -> int:
+    """2 if x leads slot i's strike, 1 if x is tied for the most tokens (at least 1), else 0."""
+    t = board.tokens[i]
+    top = max(t)
+    if top < 1 or t[x] != top:
+        return 0
+    return 2 if t.count(top) == 1 else 1
+
+
+def D(board, x: int) -> int:
+    return 2 * board.taken_fatigue[x] + sum(f * lead(board, x, i) for i, f in enumerate(board.fatigue)
+                                            if f is not None)
+
+
+def E(board, s: int) -> int:
+    """The greedy's evaluation of the board for seat s (lower is better for s)."""
+    d = [D(board, x) for x in range(board.P)]
+    return (board.P - 1) * d[s] - (sum(d) - d[s])
+
+
+class RandomBot:
+    """Uniform over the options, from the decision's own hash (contract section 2)."""
+
+    name = "random"
+
+    def choose(self, decision, view) -> int:
+        return int(rng.below(decision.h, len(decision.options)))
+
+
+class GreedyBot:
+    """Deterministic one-step greedy player (contract section 13)."""
+
+    name = "greedy"
+
+    def __init__(self, rs):
+        self.p = rs.params
+
+    def choose(self, decision, view) -> int:
+        kind = decision.kind
+        if kind in ("PLACE", "PLACE_OTHERS", "COMPLETE", "GATHER", "COPY_TOKENS"):
+            i = decision.info
+            return self.best_effect(view.board(), decision.seat, i["effect"], i["amount"], i["colour"],
+                                    decision.options)[0]
+        return getattr(self, "_" + kind.lower())(decision, view)
+
+    # -- evaluation helpers ----------------------------------------------------------
+    def best_effect(self, board, s, effect, amount, colour, options):
+        """(index, E) of the option with the lowest E(s) after it; (None, E now) if no options."""
+        if not options:
+            return None, E(board, s)
+        scores = [E(board.apply(effect, amount, colour, s, o), s) for o in options]
+        k = _argmin(scores)
+        return k, scores[k]
+
+    def best_card(self, view, board, s, u):
+        """The lowest E(s) over card u's effective effect options (E now if none)."""
+        effect, amount = view.effective(u)
+        colour = view.comps.card_colour[u]
+        options = view.effect_options(s, effect, amount, colour)
+        return self.best_effect(board, s, effect, amount, colour, options)[1]
+
+    def best_placing(self, board, s, options, k):
+        if not options:
+            return E(board, s)
+        scores = []
+        for x, i in options:
+            b = board.copy()
+            b.place(x, i, k)
+            scores.append(E(b, s))
+        return min(scores)
+
+    # -- one method per remaining kind -----------------------------------------------
+    def _opening(self, d, view):
+        board, s, k = view.board(), d.seat, self.p["opening_tokens"]
+        scores = []
+        for i in d.options:
+            b = board.copy()
+            b.place(s, i, k)
+            scores.append(E(b, s))
+        return _argmin(scores)
+
+    def _discard_place(self, d, view):
+        board, k = view.board(), self.p["discard_place_tokens"]
+        scores = []
+        for x, i in d.options:
+            b = board.copy()
+            b.place(x, i, k)
+            scores.append(E(b, d.seat))
+        return _argmin(scores)
+
+    def _lock(self, d, view):
+        board, s = view.board(), d.seat
+        led = [(board.fatigue[i], -k) for k, i in enumerate(d.options)
+               if board.leader(i) is not None and board.leader(i) != s]
+        return -max(led)[1] if led else 0
+
+    def _action(self, d, view):
+        s, board = d.seat, view.board()
+        penalty = 2 * (view.P - 1) * GREEDY_KEEP_CANCEL
+        place_now = self.best_placing(board, s, view.discard_place_options(s), self.p["discard_place_tokens"])
+        scores = []
+        for verb, u in d.options:
+            if verb == "play":
+                scores.append(self.best_card(view, board, s, u))
+            else:
+                keep = penalty if view.comps.card_effect[u] == "cancel" else 0
+                scores.append(place_now + keep)
+        return _argmin(scores)
+
+    def _next_card(self, d, view):
+        s, board = d.seat, view.board()
+        now = E(board, s)
+        scores = [self.best_card(view, board, s, u) for u in d.options[1:]]
+        if not scores:
+            return 0
+        k = _argmin(scores)
+        return k + 1 if scores[k] < now else 0
+
+    def _cancel(self, d, view):
+        s, base = d.seat, d.info["base"]
+        board = view.board()
+        value = 0
+        if base["option"] is not None:
+            after = board.apply(base["effect"], base["amount"], base["colour"], base["actor"], base["option"])
+            value = E(after, s) - E(board, s)
+        hurt = value if d.info["depth"] % 2 == 0 else -value
+        return 1 if hurt >= 2 * (view.P - 1) * GREEDY_CANCEL_FATIGUE else 0
+
+    def _double(self, d, view):
+        i, s = d.info, d.seat
+        board = view.board()
+        options = view.effect_options(s, i["effect"], i["amount"], i["colour"])
+        _, best = self.best_effect(board, s, i["effect"], i["amount"], i["colour"], options)
+        return 1 if options and best < E(board, s) else 0
+
+    def _crown_complete(self, d, view):
+        board, s, i = view.board(), d.seat, d.info["slot"]
+        after = board.copy()
+        after.take(i)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(after.tokens) and after.fatigue[j] is not None and after.leader(j) is not None:
+                after.take(j)
+        return 1 if E(after, s) < E(board, s) else 0
+
+    def _peek(self, d, view):
+        board, s, k = view.board(), d.seat, d.info["k"]
+        mine = sum(f for i, f in enumerate(board.fatigue) if f is not None and board.leader(i) == s)
+        theirs = sum(f for i, f in enumerate(board.fatigue)
+                     if f is not None and board.leader(i) is not None and board.leader(i) != s)
+        good = theirs > (view.P - 1) * mine
+        revs = [j for j in range(k) if view.comps.is_revolution(view.deck[j])]
+        others = [j for j in range(k) if j not in revs]
+        return d.options.index(tuple(revs + others if good else others + revs))
+
+
+def take_scripted(seat: int, items: list, kind: str, n: int) -> int:
+    """The next scripted option of `seat` for a `kind` decision with n options (popped)."""
+    if not items:
+        raise UserError(f"the script of seat {seat} ran out of choices at a {kind} decision "
+                        f"({n} options)", key=f"choices.{seat}")
+    item = items.pop(0)
+    said = str(item.get("kind", "")).upper() if isinstance(item, dict) else "?"
+    if said != kind:
+        raise UserError(f"the script of seat {seat} gives a {said or '?'} choice, but the game asks a "
+                        f"{kind} decision ({n} options)", key=f"choices.{seat}")
+    option = item.get("option")
+    if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < n:
+        raise UserError(f"option {option!r} of seat {seat}'s {kind} choice must be a whole number in "
+                        f"0..{n - 1}", key=f"choices.{seat}")
+    return option
+
+
+class ScriptBot:
+    """Plays the choices listed for its seat, in order; checks each kind."""
+
+    name = "script"
+
+    def __init__(self, seat: int, choices=()):
+        self.seat = seat
+        self.items = list(choices or [])
+
+    def choose(self, decision, view) -> int:
+        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
+
+
+def reference_policy(name: str, rs, seat: int, **options):
+    """The reference form of bot `name` for one seat ("random", "greedy", "script")."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot(rs)
+    if name == "script":
+        return ScriptBot(seat, options.get("choices", ()))
+    raise UserError(f"unknown capybara bot {name!r}; expected random, greedy or script", key="bots")

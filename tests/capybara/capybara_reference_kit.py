@@ -1,0 +1,40 @@
+"""Helpers for the reference engine's tests: run a scenario dict on the reference engine
+(script policies from its choices), and play whole games with named bots."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from experiments.scenario import _matches
+from simcore.games.capybara import reference
+from simcore.games.capybara.schema import GAME_DATA
+from strategies.capybara.reference_bots import reference_policy
+
+SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "capybara"
+
+
+def ruleset(variant="default", **overrides):
+    return GAME_DATA.load(variant, overrides=overrides)
+
+
+def policies(rs, players, bot="random", choices=None):
+    choices = choices or {}
+    bots = [bot] * players if isinstance(bot, str) else list(bot)
+    return [reference_policy(b, rs, s, choices=choices.get(s, ())) for s, b in enumerate(bots)]
+
+
+def run_doc(doc: dict, log=None):
+    """Run a scenario dict on the reference engine: (result, mismatches, leftover choices)."""
+    rs = ruleset(doc.get("variant", "default"), **doc.get("set", {}))
+    players = len(doc["state"]["seats"])
+    choices = {int(k): list(v) for k, v in doc.get("choices", {}).items()}
+    pols = policies(rs, players, doc.get("bots", "script"), choices)
+    state, outcome = reference.run_state(rs, doc["state"], pols, doc.get("seed", 0), doc.get("game", 0),
+                                         doc.get("until", "turn"), log=log)
+    result = {"state": state, "outcome": outcome}
+    left = {s: p.items for s, p in enumerate(pols) if getattr(p, "items", None)}
+    return result, _matches(doc.get("expect", {}), result, ""), left
+
+
+def load(name: str) -> dict:
+    return json.loads((SCENARIO_DIR / name).read_text())
