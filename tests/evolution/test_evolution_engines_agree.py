@@ -39,28 +39,15 @@ def _check(variant, players, bot_names, seed, games):
         assert _position(r["game"]) == _position(to_game(st, b, r["game"])), (variant, players, gi)
 
 
-# 2,000 games per player count: the North Star printings share them (bots mixed per seat).
+# The outcomes of 2,000 games per player count and variant (and 100,000 in the slow run)
+# are compared for every game in tests/games; here the whole final position, on fewer games.
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_north_star_engines_agree(players):
-    _check("default", players, ["random", "silly", "greedy"], 11, np.arange(0, 1000))
-    _check("second-printing", players, ["silly", "greedy", "random"], 11, np.arange(1000, 2000))
+def test_north_star_engines_agree_on_the_final_position(players):
+    _check("default", players, ["random", "silly", "greedy"], 11, np.arange(0, 300))
+    _check("second-printing", players, ["silly", "greedy", "random"], 11, np.arange(300, 600))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
-def test_cs4500_engines_agree(players):
-    _check("cs4500", players, ["silly", "greedy"], 5, np.arange(0, 1000))
-    _check("cs4500", players, ["random", "silly", "greedy"], 5, np.arange(1000, 2000))
-
-
-SLOW_CASES = [(v, p) for v in ("default", "second-printing") for p in range(2, 7)] + [("cs4500", p) for p in range(3, 9)]
-SLOW_GAMES = 100_000 // len(SLOW_CASES) + 1     # 100,000 games in all, spread over the cases
-
-
-@pytest.mark.slow
-def test_engines_agree_on_100000_games():
-    """100,000 seeded games over every variant and player count, checked in 2 processes."""
-    from joblib import Parallel, delayed
-    jobs = [(v, p, start, min(start + 2_000, SLOW_GAMES)) for v, p in SLOW_CASES
-            for start in range(0, SLOW_GAMES, 2_000)]
-    Parallel(n_jobs=2)(delayed(_check)(v, p, ["random", "silly", "greedy"], 2024, np.arange(a, b))
-                       for v, p, a, b in jobs)
+def test_cs4500_engines_agree_on_the_final_position(players):
+    _check("cs4500", players, ["silly", "greedy"], 5, np.arange(0, 300))
+    _check("cs4500", players, ["random", "silly", "greedy"], 5, np.arange(300, 600))
