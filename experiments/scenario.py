@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from simcore.errors import UserError
 from simcore.games import get_game
+from strategies.registry import Bot, make_bot
 
 
 def _expect(doc: dict, key: str, kind, what: str, file: str) -> None:
@@ -68,8 +69,11 @@ def run_scenario(doc: dict, engine: str, file: str = "scenario"):
         until = doc.get("until", "phase")
         if until not in ("turn", "phase", "round", "end"):
             raise UserError("must be turn, phase, round or end", key="until")
+        # a seat played by `script` replays its choices: they travel inside its bot
+        bots = [Bot(game.name, "script", (("choices", tuple(choices.get(seat, ()))),)) if name == "script"
+                else make_bot(game.name, name) for seat, name in enumerate(bots)]
         state, outcome = game.run_state(engine, rs, doc["state"], bots, doc.get("seed", 0),
-                                        doc.get("game", 0), until, choices=choices)
+                                        doc.get("game", 0), until)
     except UserError as e:
         if e.file is None:
             raise UserError(e.message, file=file, row=e.row, key=e.key) from None

@@ -15,21 +15,11 @@ import numpy as np
 from simcore import rng
 from strategies.evolversi.values import COST_WEIGHT
 
-RANDOM, GREEDY, SCRIPT = 0, 1, 2
-BOT_CODES = {"random": RANDOM, "greedy": GREEDY, "script": SCRIPT}
 _NEG = np.int32(-(1 << 30))          # score of an option that is not on the list
 
 
-def random_choice(seed: int, games, rnd: int, seats, counters, n_options) -> np.ndarray:
+def random_choice_keyed_h(h: np.ndarray, n_options) -> np.ndarray:
     """The random bot: option `below(h, n)` with h the decision's BOT-stream key."""
-    return rng.below(rng.key(seed, games, rng.BOT, rnd, seats, counters), n_options)
-
-
-def random_choice_keyed(seat_key: np.ndarray, counters, n_options) -> np.ndarray:
-    """random_choice from key(seed, game, BOT, round, seat), precomputed once a round: the
-    same option (the key chain's last step adds the counter)."""
-    with np.errstate(over="ignore"):
-        h = rng._mix(np.asarray(seat_key, np.uint64) ^ np.asarray(counters, np.uint64))
     return rng.below(h, n_options)
 
 
@@ -49,21 +39,6 @@ def first_best(score: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray
     key *= K
     key += np.arange(K - 1, -1, -1, dtype=np.int64)[:, None]
     return (K - 1) - key.max(axis=0) % K
-
-
-def nth_valid(valid: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Column of the r-th True entry of each row of `valid` (G, K) (option r of the list)."""
-    G, K = valid.shape
-    if K > 16:
-        seen = np.cumsum(valid, axis=1)
-        return np.argmax(seen > r[:, None], axis=1)
-    col = np.zeros(G, np.int64)
-    seen = np.zeros(G, np.int64)
-    for k in range(K):
-        v = valid[:, k]
-        col += k * (v & (seen == r))
-        seen += v
-    return col
 
 
 def greedy_place(above_value: np.ndarray, below_value: np.ndarray, options: np.ndarray) -> np.ndarray:

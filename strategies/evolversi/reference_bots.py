@@ -13,13 +13,12 @@ greedy game never pays for it). `view` is the reference Game, read only.
 from __future__ import annotations
 
 from simcore import rng
-from simcore.errors import UserError
 
 from . import values
+from .batch_policies import take_scripted
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
          "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")
-BOT_NAMES = ("random", "greedy", "script")
 
 # Verbs that hurt whoever they touch: the greedy bot aims them and ignores them as Events.
 TOKEN_HARM = ("steal_tokens", "lose_tokens")
@@ -128,6 +127,9 @@ class GreedyBot:
     def _react(self, d, view):
         return d.options.index(1)
 
+    def _more(self, d, view):
+        return d.options.index(1 if self.effect[view.row(d.info["card"])] > 0 else 0)
+
 
 class ScriptBot:
     """Plays the choices a scenario lists for its seat, in order; checks each kind."""
@@ -139,29 +141,4 @@ class ScriptBot:
         self.items = list(items or [])
 
     def choose(self, decision, view) -> int:
-        if not self.items:
-            raise UserError(f"the script of seat {self.seat} ran out of choices at a {decision.kind} "
-                            f"decision (options: {list(decision.options)})", key=f"choices.{self.seat}")
-        item = self.items.pop(0)
-        kind = str(item.get("kind", "")).upper()
-        if kind != decision.kind:
-            raise UserError(f"the script of seat {self.seat} gives a {kind or '?'} choice, but the game "
-                            f"asks a {decision.kind} decision (options: {list(decision.options)})",
-                            key=f"choices.{self.seat}")
-        option = item.get("option")
-        if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < len(decision.options):
-            raise UserError(f"option {option!r} of seat {self.seat}'s {kind} choice must be a whole number "
-                            f"in 0..{len(decision.options) - 1} (options: {list(decision.options)})",
-                            key=f"choices.{self.seat}")
-        return option
-
-
-def make_bot(name: str, rs, seat: int, choices=None):
-    """The scalar bot called `name` for one seat; a UserError names the known bots."""
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot(rs)
-    if name == "script":
-        return ScriptBot(seat, choices)
-    raise UserError(f"unknown bot {name!r} for seat {seat}; known bots: {', '.join(BOT_NAMES)}", key="bots")
+        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))

@@ -1,28 +1,49 @@
 """The Evolversi bots, registered by name (strategies.registry).
 
 Each engine is handed the policy it calls: the batch engine the bot's batch form
-(batch_bots.py), the reference engine its one-game form (reference_bots.py).
+(batch_policies.py, built on batch_bots.py), the reference engine its one-game form
+(reference_bots.py). The interface both answer is simcore/games/evolversi/decisions.py.
 """
 from __future__ import annotations
 
 from ..registry import register
+from .batch_policies import GreedyBatch, RandomBatch, ScriptBatch
+from .reference_bots import GreedyBot, RandomBot, ScriptBot
 
-
-class _Named:
-    name = ""
-
-    def batch(self, rs):
-        return self.name
-
-    def reference(self, rs, seat):
-        return self.name
+_GREEDY: dict = {}        # ruleset hash -> its GreedyBatch (stateless: shared by all seats)
+_RANDOM = RandomBatch()
 
 
 @register("evolversi", "greedy", doc="buys and plays the cards with the best printed value")
-class Greedy(_Named):
-    name = "greedy"
+class Greedy:
+    def batch(self, rs):
+        if rs.hash not in _GREEDY:
+            _GREEDY[rs.hash] = GreedyBatch(rs)
+        return _GREEDY[rs.hash]
+
+    def reference(self, rs, seat):
+        return GreedyBot(rs)
 
 
 @register("evolversi", "random", doc="uniform among the legal options")
-class Random(_Named):
-    name = "random"
+class Random:
+    def batch(self, rs):
+        return _RANDOM
+
+    def reference(self, rs, seat):
+        return RandomBot()
+
+
+@register("evolversi", "script", doc="plays the choices a scenario lists for its seat")
+class Script:
+    """`Bot("evolversi", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`;
+    each policy replays its own copy of the list."""
+
+    def __init__(self, choices=()):
+        self.choices = list(choices or [])
+
+    def batch(self, rs):
+        return ScriptBatch(self.choices)
+
+    def reference(self, rs, seat):
+        return ScriptBot(seat, self.choices)

@@ -34,12 +34,17 @@ def effect_value(effect: str, amount: int, target: str, condition: str) -> int:
     return value
 
 
+def card_effect_value(card: dict) -> int:
+    """A card's effect, counting the optional `more` it offers (the greedy bot takes it)."""
+    return effect_value(card["effect"], card["amount"] + card.get("more", 0), card["target"], card["condition"])
+
+
 def above_value(card: dict) -> int:
     return STRENGTH_WEIGHT * card["strength"] + TOKEN_WEIGHT * card["tokens"]
 
 
 def below_value(card: dict) -> int:
-    value = effect_value(card["effect"], card["amount"], card["target"], card["condition"])
+    value = card_effect_value(card)
     if card["trigger"] != "own_turn":
         value = value // 2
     return value + FURY_SYMBOL_WEIGHT * card["fury"]
@@ -55,5 +60,5 @@ def tables(card_rows) -> dict[str, list[int]]:
         "above": [above_value(c) for c in card_rows],
         "below": [below_value(c) for c in card_rows],
         "buy": [buy_value(c) for c in card_rows],
-        "effect": [effect_value(c["effect"], c["amount"], c["target"], c["condition"]) for c in card_rows],
+        "effect": [card_effect_value(c) for c in card_rows],
     }

@@ -43,7 +43,10 @@ def test_tallies_match_a_recount_from_a_single_chunk():
     rs = GAME_DATA.load()
     chunked = simulate(rs, "random", players=4, games=2000, seed=9, batch_size=300).tallies
     whole = simulate(rs, "random", players=4, games=2000, seed=9, batch_size=2000).tallies
-    assert chunked.sort(["seat", "entity_id"]).equals(whole.sort(["seat", "entity_id"]))
+    chunked, whole = chunked.sort(["seat", "entity_id"]), whole.sort(["seat", "entity_id"])
+    assert chunked.drop("wins").equals(whole.drop("wins"))
+    # win shares (1/3, ...) are float sums: the chunking changes the order they are added in
+    np.testing.assert_allclose(chunked["wins"].to_numpy(), whole["wins"].to_numpy(), rtol=0, atol=1e-9)
     assert chunked["games"].sum() > 0
 
 

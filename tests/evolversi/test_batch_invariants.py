@@ -2,7 +2,9 @@
 import numpy as np
 import pytest
 
-from simcore.games.evolversi import rules
+from evolversi_kit import batch_policies, play_batch
+from simcore.games.evolversi import market, phases, rules, setup
+from simcore.games.evolversi.run import Run
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
 
@@ -23,15 +25,15 @@ def _same(a: dict, b: dict):
 def test_same_games_whatever_the_batch(bots, monkeypatch):
     rs = _ruleset("advanced-genetics")
     games = np.arange(1000, dtype=np.int64)
-    whole = rules.play_batch(rs, 4, bots, SEED, games)
+    whole = play_batch(rs, 4, bots, SEED, games)
     monkeypatch.setattr(rules, "BATCH_SIZE", 7)
-    sevens = rules.play_batch(rs, 4, bots, SEED, games[:42])
+    sevens = play_batch(rs, 4, bots, SEED, games[:42])
     monkeypatch.setattr(rules, "BATCH_SIZE", 333)
-    chunks = rules.play_batch(rs, 4, bots, SEED, games)
+    chunks = play_batch(rs, 4, bots, SEED, games)
     _same(whole, chunks)
     _same({k: v[:42] for k, v in whole.items()}, sevens)
     pick = np.random.default_rng(0).permutation(1000)[:200]
-    subset = rules.play_batch(rs, 4, bots, SEED, games[pick])
+    subset = play_batch(rs, 4, bots, SEED, games[pick])
     _same({k: v[pick] for k, v in whole.items()}, subset)
 
 
@@ -71,18 +73,18 @@ def test_conservation_and_bounds_every_phase(variant, players, bots):
     rs = _ruleset(variant)
     tb = tables_for(rs, players)
     st = empty_state(rs, tb, np.arange(60, dtype=np.int64))
-    run = rules._Run(rs, tb, st, bots, SEED)
-    rules._setup(run, [None] * players)
+    run = Run(rs, tb, st, batch_policies(rs, bots, players), SEED)
+    setup.setup(run, [None] * players)
     _check_invariants(run)
     for _ in range(rs["max_rounds"]):
         run.st.counter[:] = 0
-        run.phase_play(run.live())
+        phases.play_cards(run, run.live())
         _check_invariants(run)
-        run.phase_order(run.live())
+        phases.turn_order(run, run.live())
         for k in range(players):
-            run.take_turn(run.live(), k)
+            phases.take_turn(run, run.live(), k)
             _check_invariants(run)
-        run.phase_market(run.live())
+        market.new_market(run, run.live())
         _check_invariants(run)
         run.rnd += 1
         if not run.st.alive.any():
@@ -95,7 +97,7 @@ def test_conservation_and_bounds_every_phase(variant, players, bots):
 def test_every_game_ends_on_the_track_or_stalls(variant, players):
     rs = _ruleset(variant)
     for bots in (["greedy"] * players, ["random"] * players):
-        out = rules.play_batch(rs, players, bots, SEED, np.arange(200))
+        out = play_batch(rs, players, bots, SEED, np.arange(200))
         track = out["end_reason"] == 0
         assert ((out["end_reason"] == 0) | (out["end_reason"] == 1)).all()
         assert (out["winner"][track].sum(axis=1) >= 1).all()
@@ -113,14 +115,14 @@ def test_every_game_ends_on_the_track_or_stalls(variant, players):
 
 def test_stalled_games_end_at_the_round_cap():
     rs = _ruleset(max_rounds=3)
-    out = rules.play_batch(rs, 4, ["random"] * 4, SEED, np.arange(200))
+    out = play_batch(rs, 4, ["random"] * 4, SEED, np.arange(200))
     assert (out["rounds"] == 3).all() and (out["end_reason"] == 1).all()
     assert not out["winner"].any()
 
 
 def test_fixed_animals_are_kept():
     rs = _ruleset()
-    out = rules.play_batch(rs, 3, ["greedy"] * 3, SEED, np.arange(50), animals=["Orca", None, "Panda"])
+    out = play_batch(rs, 3, ["greedy"] * 3, SEED, np.arange(50), animals=["Orca", None, "Panda"])
     names = [a["name"] for a in rs.tables["animals"]]
     assert (out["animal"][:, 0] == names.index("Orca")).all()
     assert (out["animal"][:, 2] == names.index("Panda")).all()
@@ -130,7 +132,7 @@ def test_fixed_animals_are_kept():
 @pytest.mark.parametrize("kwargs,msg", [
     (dict(players=1, bots=["greedy"]), "plays with"),
     (dict(players=4, bots=["greedy"] * 3), "one bot per seat"),
-    (dict(players=2, bots=["greedy", "clever"]), "unknown Evolversi bot"),
+    (dict(players=2, bots=["greedy", "clever"]), "unknown bot 'clever'"),
     (dict(players=2, bots=["greedy"] * 2, animals=["Orca", "Orca"]), "two seats"),
     (dict(players=2, bots=["greedy"] * 2, animals=["Dodo", None]), "unknown animal"),
     (dict(players=2, bots=["greedy"] * 2, animals=["Sea Cucumber", None]), "not in play"),
@@ -138,4 +140,4 @@ def test_fixed_animals_are_kept():
 def test_bad_requests_are_user_errors(kwargs, msg):
     from simcore.errors import UserError
     with pytest.raises(UserError, match=msg):
-        rules.play_batch(_ruleset(), seed=1, games=np.arange(3), **kwargs)
+        play_batch(_ruleset(), seed=1, games=np.arange(3), **kwargs)

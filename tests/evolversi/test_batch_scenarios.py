@@ -3,7 +3,9 @@ import numpy as np
 import pytest
 
 from simcore.errors import UserError
-from simcore.games.evolversi import rules
+from evolversi_kit import batch_policies, batch_run_state, play_batch
+from simcore.games.evolversi import rules, setup, state_io
+from simcore.games.evolversi.run import Run
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
 
@@ -16,7 +18,7 @@ def _seat(animal, **kw):
 
 def _run(state, until, choices, bots=None, rs=RS):
     players = len(state["seats"])
-    return rules.run_state(rs, state, bots or ["script"] * players, 1, 0, until, choices)
+    return batch_run_state(rs, state, bots, 1, 0, until, choices)
 
 
 def test_fury_example_wraps_to_zero_and_scores_a_point():
@@ -25,7 +27,7 @@ def test_fury_example_wraps_to_zero_and_scores_a_point():
              "seats": [_seat("Panda", above=["Istinto"], below=["Furia Cieca", "Rapina"]),
                        _seat("Mantis", tokens=3, above=["Artigli"], below=["Preghiera", "Mimetismo"])]}
     choices = {0: [{"kind": "ORDER", "option": 0}, {"kind": "TARGET", "option": 0},
-                   {"kind": "TARGET", "option": 0}, {"kind": "BUY", "option": 0}]}
+                   {"kind": "TARGET", "option": 0}, {"kind": "MORE", "option": 1}, {"kind": "BUY", "option": 0}]}
     after, outcome = _run(state, "turn", choices)
     panda, mantis = after["seats"]
     assert (panda["fury"], panda["position"]) == (0, 1)
@@ -162,12 +164,12 @@ def test_state_dump_and_load_continue_the_same_game():
     players, bots, seed = 4, ["random", "greedy", "random", "greedy"], 11
     rs = GAME_DATA.load("advanced-genetics")
     tb = tables_for(rs, players)
-    whole = rules.play_batch(rs, players, bots, seed, np.arange(12))
+    whole = play_batch(rs, players, bots, seed, np.arange(12))
     for game in range(12):
-        run = rules._Run(rs, tb, empty_state(rs, tb, np.array([game])), bots, seed)
-        rules._setup(run, [None] * players)
-        state, outcome = rules._dump_state(run), None
+        run = Run(rs, tb, empty_state(rs, tb, np.array([game])), batch_policies(rs, bots, players), seed)
+        setup.setup(run, [None] * players)
+        state, outcome = state_io.dump_batch_state(run), None
         while outcome is None:
-            state, outcome = rules.run_resolved(rs, tb, state, bots, seed, game, "round")
+            state, outcome = rules.run_resolved(rs, tb, state, batch_policies(rs, bots, players), seed, game, "round")
         for k, v in outcome.items():
             np.testing.assert_array_equal(np.asarray(v), whole[k][game], err_msg=f"game {game} {k}")

@@ -2,8 +2,7 @@
 import numpy as np
 import pytest
 
-from simcore.games.evolversi.reference import play_one
-from simcore.games.evolversi.rules import play_batch
+from evolversi_kit import play_batch, play_one
 from simcore.games.evolversi.schema import GAME_DATA
 
 FIELDS = ("position", "winner", "rounds", "end_reason", "animal", "fury", "tokens", "fourth_round")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simcore.games.evolversi import reference, rules
+from evolversi_kit import batch_run_state, play_batch, play_one, ref_run_state
 from simcore.games.evolversi.components import components
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state_io import card_name, event_name
@@ -89,8 +89,8 @@ def test_a_round_from_any_state_conserves_everything_and_both_engines_agree(case
     variant, state, seed, bot = case
     rs = RULESETS[variant]
     bots = [bot] * len(state["seats"])
-    ref_state, ref_out = reference.run_state(rs, state, bots, seed, 0, "round")
-    bat_state, bat_out = rules.run_state(rs, state, bots, seed, 0, "round")
+    ref_state, ref_out = ref_run_state(rs, state, bots, seed, 0, "round")
+    bat_state, bat_out = batch_run_state(rs, state, bots, seed, 0, "round")
     check_invariants(rs, state, ref_state)
     check_invariants(rs, state, bat_state)
     assert ref_state == bat_state
@@ -100,14 +100,14 @@ def test_a_round_from_any_state_conserves_everything_and_both_engines_agree(case
 @pytest.mark.parametrize("players", [2, 5])
 def test_every_game_ends_and_a_round_cap_reports_stalled(players):
     rs = GAME_DATA.load(overrides={"track_length": 200, "pressure_spaces": [3], "max_rounds": 7})
-    out = rules.play_batch(rs, players, ["random"] * players, 1, np.arange(300))
+    out = play_batch(rs, players, ["random"] * players, 1, np.arange(300))
     assert (out["end_reason"] == 1).all() and (out["rounds"] == 7).all() and not out["winner"].any()
-    ref = reference.play_one(rs, players, ["random"] * players, 1, 0)
+    ref = play_one(rs, players, ["random"] * players, 1, 0)
     assert ref["end_reason"] == 1 and ref["rounds"] == 7
 
 
 def test_default_games_end_on_the_track():
     rs = GAME_DATA.load()
-    out = rules.play_batch(rs, 4, ["greedy"] * 4, 2, np.arange(2000))
+    out = play_batch(rs, 4, ["greedy"] * 4, 2, np.arange(2000))
     assert (out["end_reason"] == 0).mean() > 0.99
     assert (out["winner"].sum(axis=1)[out["end_reason"] == 0] >= 1).all()

@@ -1,7 +1,7 @@
 """The rulebook's worked examples, replayed on the reference engine from small states."""
 from simcore import rng
 from simcore.games.evolversi.components import components
-from simcore.games.evolversi.reference import run_state
+from evolversi_kit import ref_run_state as run_state
 from simcore.games.evolversi.schema import GAME_DATA
 
 RS = GAME_DATA.load()
@@ -34,7 +34,7 @@ def test_fury_example_symbol_then_effect_passes_the_top_and_scores_a_point():
         {"animal": "Mantis", "above": ["Artigli"], "below": ["Istinto"]},
     ], totem=1)
     choices = {0: [{"kind": "ORDER", "option": 0}, {"kind": "TARGET", "option": 0},
-                   {"kind": "TARGET", "option": 0}, {"kind": "BUY", "option": 0}]}
+                   {"kind": "TARGET", "option": 0}, {"kind": "MORE", "option": 1}, {"kind": "BUY", "option": 0}]}
     after, _ = run_state(RS, state, None, 1, 0, "turn", choices)
     panda, mantis = after["seats"]
     assert (panda["fury"], panda["position"]) == (0, 1)

@@ -4,7 +4,7 @@ import pytest
 from simcore import rng
 from simcore.errors import UserError
 from simcore.games.evolversi.components import components
-from simcore.games.evolversi.reference import Game, play_one, run_state
+from evolversi_kit import new_game, play_one, ref_run_state as run_state
 from simcore.games.evolversi.schema import GAME_DATA
 
 RS = GAME_DATA.load()
@@ -205,7 +205,7 @@ def test_the_random_bot_draws_each_decision_from_its_round_seat_counter_address(
         {"animal": "Orca", "hand": ["Istinto", "Onda", "Branco"]},
         {"animal": "Mantis", "hand": ["Istinto", "Artigli", "Preghiera"]}]}
     after, _ = run_state(RS, state, ["random", "random"], 77, 5, "phase")
-    place = Game.new(RS, 2, ["random", "random"], 77, 5).place_options(3)
+    place = new_game(RS, 2, ["random", "random"], 77, 5).place_options(3)
     for s, seat in enumerate(state["seats"]):
         pick = place[int(rng.below(rng.key(77, 5, rng.BOT, 3, s, 0), len(place)))]
         assert after["seats"][s]["above"] == [seat["hand"][i] for i in pick]

@@ -1,7 +1,7 @@
 """Whole games on the reference engine: they end, conserve tokens, and replay exactly."""
 import pytest
 
-from simcore.games.evolversi.reference import Game, play_one, run_state
+from evolversi_kit import game_from_state, new_game, play_one, ref_run_state as run_state
 from simcore.games.evolversi.schema import GAME_DATA
 
 RS = GAME_DATA.load()
@@ -11,7 +11,7 @@ RS = GAME_DATA.load()
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_200_games_end_and_conserve_tokens(players, bot):
     for g in range(200):
-        game = Game.new(RS, players, [bot] * players, 2024, g)
+        game = new_game(RS, players, [bot] * players, 2024, g)
         game.play("end")
         out = game.outcome()
         assert game.ended and out["end_reason"] in (0, 1)
@@ -28,7 +28,7 @@ def test_200_games_end_and_conserve_tokens(players, bot):
 def test_advanced_genetics_games_end_and_conserve_tokens():
     rs = GAME_DATA.load("advanced-genetics")
     for g in range(60):
-        game = Game.new(rs, 4, ["random", "greedy", "random", "greedy"], 5, g)
+        game = new_game(rs, 4, ["random", "greedy", "random", "greedy"], 5, g)
         game.play("end")
         assert game.ended and game.supply + sum(s.tokens for s in game.seats) == rs["token_supply"]
 
@@ -45,11 +45,11 @@ def test_a_saved_state_loads_back_to_the_same_state_at_every_phase(bot):
     # (Names, not uids, are saved: copies of a card may swap uids on loading, so a reloaded
     # game can shuffle differently from the original; what the state shows is exact.)
     for g in range(3):
-        game = Game.new(RS, 3, [bot] * 3, 12, g)
+        game = new_game(RS, 3, [bot] * 3, 12, g)
         while not game.ended:
             game.play("phase")
             saved = game.to_state()
-            assert Game.from_state(RS, saved, [bot] * 3, 12, g).to_state() == saved
+            assert game_from_state(RS, saved, [bot] * 3, 12, g).to_state() == saved
 
 
 def test_the_log_reads_round_by_round():

@@ -67,12 +67,29 @@ class EvolversiGame:
     def warmup(self, rs, bots) -> None:
         """The numpy batch engine compiles nothing."""
 
-    def run_state(self, engine: str, rs, state, bots, seed, game, until, choices=None, log=None):
+    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+        """The JSON state of game `game` of run `seed` just after setup (reference engine)."""
+        from .reference import Game
+        policies = [b.reference_policy(rs, s) for s, b in enumerate(bots)]
+        return Game.new(rs, players, policies, seed, game, animals=factions).to_state()
+
+    def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
+        """Play a JSON state forward. `bots`: one bot object per seat; a scenario's scripted
+        choices travel inside its `script` bots, so `choices` must stay None here."""
+        if choices:
+            raise ValueError("evolversi takes scripted choices inside its script bots, not as choices")
+        seats = state.get("seats") if isinstance(state, dict) else None
+        if not isinstance(seats, list):
+            raise UserError("a game state needs a list of seats", key="state.seats")
+        if bots is None or len(bots) != len(seats):
+            raise UserError(f"needs one bot per seat ({len(seats)}), got {0 if bots is None else len(bots)}",
+                            key="bots")
         if engine == "batch":
             from .rules import run_state
-            return run_state(rs, state, bots, seed, game, until, choices=choices)
+            return run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
         from .reference import run_state
-        return run_state(rs, state, bots, seed, game, until, choices=choices, log=log)
+        return run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                         until, log=log)
 
 
 GAME = EvolversiGame()

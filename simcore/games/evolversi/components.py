@@ -15,6 +15,9 @@ from dataclasses import dataclass
 
 from ...ruleset import Ruleset
 
+# Chance addresses: the KIND code of every random draw (contract section 2), for both engines.
+KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK = 1, 2, 3, 4, 5, 6
+
 
 @dataclass(frozen=True)
 class Components:

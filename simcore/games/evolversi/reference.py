@@ -11,56 +11,31 @@ A `Game` holds one game; its methods are named after the rulebook's phases and s
     round:  play_cards -> turn_order -> actions (take_turn for each animal) -> new_market
     turn:   take_tokens -> reveal (Fury, reactions, effects) -> buy -> reserve -> pressure_step
 
+The effects, Pressure tokens, Events and reactions are in reference_effects.py, the state
+in and out in reference_state.py (parts of the same `Game` class).
+
 Public functions (contract section 11): `play_one` and `run_state`.
 """
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
-
-from strategies.evolversi.reference_bots import make_bot
+from dataclasses import dataclass
 
 from ... import rng
 from ...errors import UserError
 from ...ruleset import Ruleset
 from . import state_io
-from .components import components
+from .components import (KIND_ANIMALS as ANIMALS_KIND, KIND_EVENTS as EVENTS_KIND, KIND_EVOLUTION as EVOLUTION_KIND,
+                         KIND_OWN_DECK as OWN_DECK_KIND, KIND_PRESSURE as PRESSURE_KIND, KIND_TOTEM as TOTEM_KIND,
+                         components)
+from .reference_effects import Effects, GameOver, describe, describe_card
+from .reference_state import Seat, StateInOut
 
-# Chance addresses: the KIND code of every random draw (contract section 2).
-ANIMALS_KIND = 1
-TOTEM_KIND = 2
-PRESSURE_KIND = 3
-EVENTS_KIND = 4
-EVOLUTION_KIND = 5
-OWN_DECK_KIND = 6
 
-END_REASONS = {"track": 0, "stalled": 1}
 UNTIL = ("turn", "phase", "round", "end")
 PHASE_TITLES = {"setup": "Setup", "play": "Playing the cards", "order": "Turn order",
                 "actions": "Actions", "market": "A new market"}
 # The Totem-or-Fury Pressure token prints "gain 1 Fury" (rulebook, Evolutionary Pressure).
-
-
-class GameOver(Exception):
-    """Raised by the end check: the game ends at once, nothing else happens."""
-
-
-@dataclass
-class Seat:
-    """One animal's side of the table."""
-
-    animal: int                                   # row in animals.csv
-    position: int = 0                             # space on the Evolution track
-    fury: int = 0                                 # 0..fury_max
-    tokens: int = 0                               # Evolution tokens in its reserve
-    deck: list = field(default_factory=list)      # card uids, top (next drawn) first
-    discard: list = field(default_factory=list)   # card uids, newest last
-    hand: list = field(default_factory=list)      # card uids, in draw order
-    above: list = field(default_factory=list)     # card uids, placement order
-    below: list = field(default_factory=list)     # card uids, placement order
-    revealed: bool = False                        # its own turn revealed its cards below
-    shuffles: int = 0                             # last own-deck shuffle number
-    bought: list = field(default_factory=list)    # purchases per card row (cards.csv)
 
 
 @dataclass
@@ -82,7 +57,7 @@ class Decision:
         return rng.key(self.seed, self.game, rng.BOT, self.round, self.seat, self.index)
 
 
-class Game:
+class Game(Effects, StateInOut):
     """One game of Evolversi Male in plain Python state.
 
     Build one with `Game.new` (a fresh set-up) or `Game.from_state` (a state dict), then
@@ -111,20 +86,19 @@ class Game:
     def new(cls, rs: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> "Game":
         """A game freshly set up (contract section 3)."""
         _check_players(rs, players)
-        g = cls(rs, players, _make_bots(rs, bots, players, None), seed, game, log)
+        g = cls(rs, players, _check_bots(bots, players), seed, game, log)
         g.setup(animals)
         return g
 
     @classmethod
-    def from_state(cls, rs: Ruleset, state: dict, bots, seed: int, game: int, choices=None,
-                   log=None) -> "Game":
+    def from_state(cls, rs: Ruleset, state: dict, bots, seed: int, game: int, log=None) -> "Game":
         """A game loaded from a state dict with card names (contract section 10)."""
         seats = state.get("seats") if isinstance(state, dict) else None
         if not isinstance(seats, list):
             raise UserError("a game state needs a list of seats", key="state.seats")
         players = len(seats)
         _check_players(rs, players)
-        g = cls(rs, players, _make_bots(rs, bots, players, choices), seed, game, log)
+        g = cls(rs, players, _check_bots(bots, players), seed, game, log)
         g.load(state_io.resolve(rs, g.comps, state))
         return g
 
@@ -187,35 +161,6 @@ class Game:
         order = rng.shuffle_order(self.seed, self.game, rng.CHANCE, eligible, ANIMALS_KIND)
         free = iter(i for i in order if i not in fixed)
         return [a if a is not None else next(free) for a in fixed]
-
-    def load(self, s: dict) -> None:
-        """Take over a resolved state (uids, animal indices) from state_io.resolve."""
-        n_rows = len(self.cards)
-        self.round, self.phase, self.turn = s["round"], s["phase"], s["turn"]
-        self.order = list(s["order"])
-        if sorted(self.order) != list(range(self.players)):
-            raise UserError(f"must list every seat 0..{self.players - 1} once, got {self.order}", key="state.order")
-        self.fourth_card, self.fourth_round = bool(s["fourth_card"]), s["fourth_round"]
-        self.totem, self.supply = s["totem"], s["supply"]
-        if not 0 <= self.totem < self.players:
-            raise UserError(f"must be a seat 0..{self.players - 1}, got {self.totem}", key="state.totem")
-        if not 0 <= self.turn <= self.players:
-            raise UserError(f"must lie in 0..{self.players}, got {self.turn}", key="state.turn")
-        self.market = list(s["market"])
-        self.evolution_deck, self.evolution_discard = list(s["evolution_deck"]), list(s["evolution_discard"])
-        self.event_deck, self.event_discard = list(s["event_deck"]), list(s["event_discard"])
-        self.pressure = [dict(t) for t in s["pressure"]]
-        self.shuffles = {"evolution": 0, "events": 0, **s["shuffles"]}
-        self.seats = []
-        for i, src in enumerate(s["seats"]):
-            bought = [0] * n_rows
-            for name, count in src["bought"].items():
-                bought[self.card_row_by_name(name, f"state.seats[{i}].bought")] += count
-            self.seats.append(Seat(animal=src["animal"], position=src["position"], fury=src["fury"],
-                                   tokens=src["tokens"], deck=list(src["deck"]), discard=list(src["discard"]),
-                                   hand=list(src["hand"]), above=list(src["above"]), below=list(src["below"]),
-                                   revealed=bool(src["revealed"]), shuffles=src["shuffles"], bought=bought))
-        self.ended, self.end_reason, self.winners = bool(s["ended"]), s["end_reason"], list(s["winners"])
 
     # ------------------------------------------------------------------ small lookups
     def row(self, uid: int) -> int:
@@ -480,7 +425,9 @@ class Game:
             self.say(f"chooses not to activate {card['name']}", a)
             return
         self.say(f"activates {card['name']} ({describe_card(card)})", a)
-        self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        if card["more"]:
+            self.take_more(a, uid, targets)
         if card["discard"]:
             seat.below.remove(uid)
             if self.p["discard_symbol_to"] == "common":
@@ -571,290 +518,6 @@ class Game:
                      f"(shuffle {self.shuffles['evolution']})")
         return self.evolution_deck.pop(0)
 
-    # ------------------------------------------------------------------ effects (5.1)
-    def condition_holds(self, a: int, condition: str) -> bool:
-        in_order = self.phase == "actions"  # this round's order exists from phase 2 on
-        return {"always": True,
-                "has_totem": a == self.totem,
-                "no_totem": a != self.totem,
-                "first": in_order and self.order[0] == a,
-                "last": in_order and self.order[-1] == a}[condition]
-
-    def choose_target(self, a: int, verb: str) -> int:
-        target = self.decide("TARGET", a, self.others(a), verb=verb)
-        self.say(f"chooses {self.animal_name(target)} as the target", a)
-        return target
-
-    def targets(self, a: int, target: str, verb: str) -> list[int]:
-        """The seats an effect touches, in the order it touches them."""
-        if target == "self":
-            return [a]
-        if target == "other":
-            return [self.choose_target(a, verb)]
-        if target == "self_and_other":
-            return [a, self.choose_target(a, verb)]
-        if target == "all":
-            return self.clockwise(a)
-        if target == "all_others":
-            return self.others(a)
-        if self.phase != "actions" or a not in self.order:
-            return []
-        i = self.order.index(a)
-        return self.order[:i] if target == "before" else self.order[i + 1:]
-
-    def resolve_effect(self, a: int, verb: str, amount: int, target: str) -> None:
-        """Apply one effect for actor a to each of its targets (no end check here)."""
-        for t in self.targets(a, target, verb):
-            self.apply(a, verb, amount, t)
-
-    def apply(self, a: int, verb: str, n: int, t: int) -> None:
-        """One verb, actor a, target t."""
-        seat = self.seats[t]
-        if verb == "gain_points":
-            self.move_pawn(t, n)
-        elif verb == "lose_points":
-            self.move_pawn(t, -n)
-        elif verb == "gain_tokens":
-            got = min(n, self.supply)
-            self.supply -= got
-            seat.tokens += got
-            self.say(f"gains {got} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
-        elif verb == "lose_tokens":
-            lost = min(n, seat.tokens)
-            seat.tokens -= lost
-            self.supply += lost
-            self.say(f"loses {lost} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
-        elif verb == "steal_tokens":
-            stolen = min(n, seat.tokens)
-            seat.tokens -= stolen
-            self.seats[a].tokens += stolen
-            self.say(f"steals {stolen} token(s) from {self.animal_name(t)} (reserve {self.seats[a].tokens})", a)
-        elif verb in ("gain_fury", "copy_fury"):
-            self.gain_fury(t, n)
-        elif verb == "lose_fury":
-            seat.fury = max(0, seat.fury - n)
-            self.say(f"loses {n} Fury (Fury {seat.fury})", t)
-        elif verb == "swap_market":
-            self.swap_market(a)
-        elif verb == "discount":
-            self.discount += n
-            self.say(f"its purchase this turn costs {self.discount} less", a)
-        elif verb == "reveal_pressure":
-            self.reveal_pressure(a)
-        elif verb == "draw_event":
-            self.draw_event(a)
-        elif verb == "take_totem":
-            self.totem = a
-            self.say("takes the Totem", a)
-
-    def move_pawn(self, t: int, delta: int) -> None:
-        """Points: the pawn moves, never below 0 nor past the last space."""
-        seat = self.seats[t]
-        seat.position = min(max(seat.position + delta, 0), self.p["track_length"])
-        self.say(f"{'gains' if delta >= 0 else 'loses'} {abs(delta)} Evolution point(s) "
-                 f"(pawn on {seat.position})", t)
-        self.check_fourth_card()
-
-    def gain_fury(self, t: int, n: int) -> None:
-        """Fury climbs its track; passing the top returns it to 0 and scores points."""
-        seat = self.seats[t]
-        total = seat.fury + n
-        laps, seat.fury = divmod(total, self.p["fury_max"] + 1)
-        self.say(f"gains {n} Fury (Fury {seat.fury})", t)
-        if laps:
-            self.move_pawn(t, laps * self.p["fury_overflow_points"])
-
-    def check_fourth_card(self) -> None:
-        """The first pawn on or past the 4th Card space flips the token (4 cards next round)."""
-        if not self.fourth_card and any(s.position >= self.p["fourth_card_space"] for s in self.seats):
-            self.fourth_card, self.fourth_round = True, self.round
-            self.say(f"the 4th Card token flips: {self.rs['hand_size_fourth']} cards from the next round on")
-
-    def swap_market(self, a: int) -> None:
-        pairs = self.market_pairs()
-        if not pairs:
-            self.say("fewer than 2 market cards: nothing to swap", a)
-            return
-        i, j = self.decide("SWAP_MARKET", a, pairs)
-        self.market[i], self.market[j] = self.market[j], self.market[i]
-        self.say(f"swaps market slots {i} and {j}: market now {self.market_text()}", a)
-
-    def end_check(self) -> None:
-        """Any pawn on the last space ends the game at once; all such pawns win."""
-        winners = [s for s, seat in enumerate(self.seats) if seat.position >= self.p["track_length"]]
-        if winners:
-            self.ended, self.end_reason, self.winners = True, "track", winners
-            self.say(f"{' and '.join(self.animal_name(s) for s in winners)} reach(es) the last space "
-                     f"({self.p['track_length']}): the game ends")
-            raise GameOver
-
-    # ------------------------------------------------------------------ Pressure and Events (5.3)
-    def reveal_pressure(self, a: int) -> None:
-        """The reveal_pressure verb: the next face-down token ahead of the pawn (own turn only)."""
-        if a != self.actor or self.reveals >= self.p["pressure_per_turn"]:
-            self.say("may not reveal a Pressure token now", a)
-            return
-        face_down = [t for t in self.pressure if not t["revealed"]]
-        ahead = [t for t in face_down if t["space"] >= self.seats[a].position]
-        if not face_down:
-            self.say("no face-down Pressure token left", a)
-            return
-        self.activate_pressure(a, min(ahead or face_down, key=lambda t: t["space"]))
-
-    def activate_pressure(self, a: int, token: dict) -> None:
-        token["revealed"] = True
-        self.reveals += 1
-        kind = self.comps.pressure_kind[token["token"]]
-        self.say(f"reveals the Pressure token on space {token['space']}: {kind}", a)
-        if kind == "meteor":
-            self.draw_event(a)
-        elif kind == "totem_or_fury":
-            if self.decide("TOTEM_OR_FURY", a, [0, 1]) == 0:
-                self.totem = a
-                self.say("takes the Totem", a)
-            else:
-                self.gain_fury(a, self.comps.pressure_fury[token["token"]])
-        else:
-            self.swap_above(a)
-
-    def swap_above(self, a: int) -> None:
-        own = self.seats[a].above
-        options = [(i, other, j) for i in range(len(own)) for other in self.others(a)
-                   for j in range(len(self.seats[other].above))]
-        if not options:  # no card above on one side: nothing can change places
-            self.say("no cards above to swap", a)
-            return
-        i, other, j = self.decide("SWAP_ABOVE", a, options)
-        theirs = self.seats[other].above
-        self.say(f"swaps its {self.cname(own[i])} above with {self.animal_name(other)}'s "
-                 f"{self.cname(theirs[j])}", a)
-        own[i], theirs[j] = theirs[j], own[i]
-
-    def draw_event(self, a: int) -> None:
-        """Draw the top Event (rebuild the deck from its discards if needed), resolve, discard."""
-        if not self.event_deck:
-            if not self.event_discard:
-                self.say("no Event card left to draw", a)
-                return
-            self.shuffles["events"] += 1
-            self.event_deck = self.shuffle(self.event_discard, EVENTS_KIND, self.shuffles["events"])
-            self.event_discard = []
-            self.say(f"the Event deck is rebuilt from its discards (shuffle {self.shuffles['events']})")
-        uid = self.event_deck.pop(0)
-        self.resolve_event(a, uid)
-        self.event_discard.append(uid)
-
-    def resolve_event(self, a: int, uid: int) -> None:
-        """An Event: actor a; the Totem holder among the targets may ignore it."""
-        event = self.events[self.comps.event_row[uid]]
-        self.say(f"draws the Event {event['name']} ({describe_card(event)})", a)
-        if not self.condition_holds(a, event["condition"]):
-            self.say(f"{event['name']}: condition '{event['condition']}' not met, nothing happens", a)
-            return
-        targets = self.targets(a, event["target"], event["effect"])
-        holder = self.totem
-        if holder in targets:
-            if self.decide("IGNORE_EVENT", holder, [0, 1], verb=event["effect"], event=uid) == 1:
-                targets.remove(holder)
-                self.say(f"holds the Totem and ignores {event['name']}", holder)
-            else:
-                self.say(f"holds the Totem and lets {event['name']} apply", holder)
-        for t in targets:
-            self.apply(a, event["effect"], event["amount"], t)
-
-    # ------------------------------------------------------------------ reactions (5.4)
-    def reactions(self, trigger: str, x: int, amount: int) -> None:
-        """Advanced Genetics: other animals' cards below answer x's Fury symbols or purchase."""
-        for s in self.others(x):
-            seat = self.seats[s]
-            if seat.revealed and not self.p["reactions_after_own_turn"]:
-                continue
-            for uid in [u for u in seat.below if self.card(u)["trigger"] == trigger]:
-                if uid in seat.below:
-                    self.react(s, uid, amount)
-
-    def react(self, s: int, uid: int, amount: int) -> None:
-        seat, card = self.seats[s], self.card(uid)
-        if card["optional"] and self.decide("REACT", s, [0, 1], card=uid) == 0:
-            self.say(f"does not react with {card['name']}", s)
-            return
-        self.say(f"reacts with {card['name']} ({describe_card(card)})", s)
-        if self.condition_holds(s, card["condition"]):
-            n = amount if card["effect"] == "copy_fury" else card["amount"]
-            self.resolve_effect(s, card["effect"], n, card["target"])
-        # The card text: "put this card in your discards".
-        seat.below.remove(uid)
-        seat.discard.append(uid)
-        self.end_check()
-
-    # ------------------------------------------------------------------ results
-    def outcome(self) -> dict:
-        """Contract section 8, as plain ints and lists."""
-        return {
-            "position": [s.position for s in self.seats],
-            "winner": [i in self.winners for i in range(self.players)],
-            "rounds": self.round,
-            "end_reason": END_REASONS[self.end_reason] if self.end_reason is not None else None,
-            "animal": [s.animal for s in self.seats],
-            "fury": [s.fury for s in self.seats],
-            "tokens": [s.tokens for s in self.seats],
-            "bought": [list(s.bought) for s in self.seats],
-            "fourth_round": self.fourth_round,
-        }
-
-    def to_state(self) -> dict:
-        """The game state in the contract's JSON form, cards by name (section 10)."""
-        s = {
-            "round": self.round, "phase": self.phase, "turn": self.turn, "order": list(self.order),
-            "fourth_card": self.fourth_card, "fourth_round": self.fourth_round,
-            "totem": self.totem, "supply": self.supply, "market": list(self.market),
-            "evolution_deck": list(self.evolution_deck), "evolution_discard": list(self.evolution_discard),
-            "event_deck": list(self.event_deck), "event_discard": list(self.event_discard),
-            "pressure": [dict(t) for t in self.pressure],
-            "shuffles": dict(self.shuffles),
-            "seats": [self.seat_state(seat) for seat in self.seats],
-            "ended": self.ended, "end_reason": self.end_reason, "winners": list(self.winners),
-        }
-        return state_io.to_names(self.rs, self.comps, s)
-
-    def seat_state(self, seat: Seat) -> dict:
-        return {"animal": seat.animal, "position": seat.position, "fury": seat.fury, "tokens": seat.tokens,
-                "deck": list(seat.deck), "discard": list(seat.discard), "hand": list(seat.hand),
-                "above": list(seat.above), "below": list(seat.below), "revealed": seat.revealed,
-                "shuffles": seat.shuffles,
-                "bought": {self.cards[r]["name"]: n for r, n in enumerate(seat.bought) if n}}
-
-
-# ---------------------------------------------------------------------- readable effects
-_VERB_TEXT = {
-    "gain_points": "gain {n} Evolution point(s)", "lose_points": "lose {n} Evolution point(s)",
-    "gain_tokens": "gain {n} token(s)", "lose_tokens": "lose {n} token(s)",
-    "steal_tokens": "steal up to {n} token(s)", "gain_fury": "gain {n} Fury", "lose_fury": "lose {n} Fury",
-    "copy_fury": "gain the same Fury", "swap_market": "swap 2 market cards",
-    "discount": "the purchase costs {n} less", "reveal_pressure": "reveal a Pressure token",
-    "draw_event": "draw and activate an Event", "take_totem": "take the Totem", "none": "no effect",
-}
-_TARGET_TEXT = {"self": "", "other": ", another animal", "all": ", every animal",
-                "all_others": ", every other animal", "before": ", each animal before it in turn order",
-                "after": ", each animal after it in turn order", "self_and_other": ", itself and another animal"}
-_CONDITION_TEXT = {"always": "", "has_totem": "if it has the Totem: ", "no_totem": "if it has no Totem: ",
-                   "first": "if first in turn order: ", "last": "if last in turn order: "}
-
-
-def describe(verb: str, amount: int, target: str, condition: str = "always") -> str:
-    """An effect in words, e.g. 'if it has the Totem: gain 1 Evolution point(s)'."""
-    return _CONDITION_TEXT[condition] + _VERB_TEXT[verb].format(n=amount) + _TARGET_TEXT[target]
-
-
-def describe_card(row: dict) -> str:
-    text = describe(row["effect"], row["amount"], row["target"], row["condition"])
-    if row.get("optional"):
-        text = "optional: " + text
-    if row.get("discard"):
-        text += ", then discard it"
-    return text
-
-
 # ---------------------------------------------------------------------- checks and API
 def _check_players(rs: Ruleset, players) -> None:
     lo, hi = rs["players_min"], rs["players_max"]
@@ -862,22 +525,21 @@ def _check_players(rs: Ruleset, players) -> None:
         raise UserError(f"players must be a whole number in {lo}..{hi}, got {players!r}", key="players")
 
 
-def _make_bots(rs: Ruleset, bots, players: int, choices) -> list:
-    if bots is None:
-        bots = ["script"] * players
-    if isinstance(bots, str):
-        bots = [bots] * players
+def _check_bots(bots, players: int) -> list:
+    """One policy per seat, each with choose(decision, view) (decisions.py)."""
     bots = list(bots)
     if len(bots) != players:
-        raise UserError(f"needs one bot name per seat ({players}), got {len(bots)}: {bots}", key="bots")
-    choices = {int(k): v for k, v in (choices or {}).items()}
-    return [make_bot(name, rs, seat, choices.get(seat)) for seat, name in enumerate(bots)]
+        raise UserError(f"needs one bot per seat ({players}), got {len(bots)}", key="bots")
+    for s, b in enumerate(bots):
+        if not callable(getattr(b, "choose", None)):
+            raise TypeError(f"seat {s}: the reference engine needs a policy with choose(decision, view), got {b!r}")
+    return bots
 
 
 def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> dict:
     """Play game `game` of run `seed` from set-up to the end; return its outcome.
 
-    `bots`: one name per seat (random, greedy). `animals`: None (all random) or one
+    `bots`: one reference policy per seat (decisions.py). `animals`: None (all random) or one
     animal name (or None for random) per seat. `log`: a list that receives readable lines.
     Outcome fields (contract section 8): position, winner, rounds, end_reason (0 track,
     1 stalled), animal, fury, tokens, bought (P lists, one count per cards.csv row),
@@ -888,15 +550,14 @@ def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals
     return g.outcome()
 
 
-def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, choices=None,
-              log=None):
+def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, log=None):
     """Load a game state (cards by name), play on `until` "turn", "phase", "round" or "end",
     and return (the new state, cards by name; the outcome if the game has ended, else None).
 
-    `choices` = {seat: [{"kind": KIND, "option": i}, ...]} for seats played by `script`.
+    `bots`: one reference policy per seat (a scenario's choices live in its script policies).
     """
     if until not in UNTIL:
         raise UserError(f"until must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
-    g = Game.from_state(ruleset, state, bots, seed, game, choices, log)
+    g = Game.from_state(ruleset, state, bots, seed, game, log)
     g.play(until)
     return g.to_state(), (g.outcome() if g.ended else None)

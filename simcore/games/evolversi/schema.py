@@ -23,8 +23,19 @@ PRESSURE_KINDS = ("meteor", "totem_or_fury", "swap_above")
 
 # Verbs that only make sense for the actor itself.
 SELF_ONLY = {"swap_market", "discount", "reveal_pressure", "draw_event", "take_totem", "copy_fury", "none"}
+# Verbs a card may offer "N more" of (the `more` column): amounts on one target.
+MORE_VERBS = ("gain_points", "lose_points", "gain_tokens", "lose_tokens", "steal_tokens", "gain_fury", "lose_fury")
 # Verbs that take from the targets, so the targets must be other animals.
 OTHERS_ONLY = {"steal_tokens"}
+
+def _printed_column() -> Column:
+    return Column("printed", str, required=False, default="",
+                  doc="the row's columns whose values the rulebook prints (a;b;...): their source is "
+                      "rulebook, every other value's is the row's `source`")
+
+
+# Not values of a row (no source of their own): its key, its sources and its note.
+NOT_VALUES = ("name", "source", "printed", "text")
 
 _effect_columns = (
     Column("effect", str, choices=EFFECTS, doc="effect verb"),
@@ -41,6 +52,8 @@ CARDS = TableSchema("cards.csv", (
     Column("tokens", int, min=0, max=99, doc="Evolution tokens (top right)"),
     Column("fury", int, min=0, max=9, doc="Fury symbols (bottom)"),
     *_effect_columns,
+    Column("more", int, min=0, max=99, required=False, default=0,
+           doc="'you may also ... N more': N more of the effect on the same target, if the actor chooses (MORE)"),
     Column("condition", str, choices=CONDITIONS),
     Column("optional", bool, doc="1 = 'you may' / optional symbol"),
     Column("discard", bool, doc="1 = discard symbol: discard the card after activating it"),
@@ -48,6 +61,7 @@ CARDS = TableSchema("cards.csv", (
     Column("min_players", int, min=2, max=6, doc="2, or 3 for the '3+' cards"),
     Column("module", str, choices=("base", "advanced")),
     source_column(),
+    _printed_column(),
     Column("text", str, required=False, default=""),
 ), doc="Starting cards (6 per animal) and Evolution cards (market deck)")
 
@@ -58,6 +72,7 @@ EVENTS = TableSchema("events.csv", (
     Column("condition", str, choices=CONDITIONS),
     Column("min_players", int, min=2, max=6),
     source_column(),
+    _printed_column(),
     Column("text", str, required=False, default=""),
 ), doc="Event cards; the animal that draws one is its actor", unique_key=True)
 
@@ -69,6 +84,7 @@ ANIMALS = TableSchema("animals.csv", (
     Column("target", str, choices=("self", "other")),
     Column("min_players", int, min=2, max=6),
     source_column(),
+    _printed_column(),
     Column("text", str, required=False, default=""),
 ), doc="The animals: reserve limits and Powers", unique_key=True)
 
@@ -78,6 +94,7 @@ PRESSURE = TableSchema("pressure.csv", (
     Column("count", int, min=0, max=99),
     Column("fury", int, min=0, max=9, doc="Fury gained when a totem_or_fury token is answered with Fury"),
     source_column(),
+    _printed_column(),
     Column("text", str, required=False, default=""),
 ), doc="Evolutionary Pressure tokens", unique_key=True)
 
@@ -91,8 +108,45 @@ def _check_effect(file, row, verb, target, where="effect"):
                         f"before or after, got '{target}'", file=file, row=row)
 
 
+def printed(row: dict) -> list[str]:
+    """The columns of a data row whose values the rulebook prints."""
+    return [c.strip() for c in row["printed"].split(";") if c.strip()] if row["printed"] else []
+
+
+def value_sources(rs: Ruleset) -> dict[str, dict[str, int]]:
+    """Per table: how many values (row x column, NOT_VALUES aside) come from each source."""
+    out = {}
+    for table, schema in TABLES.items():
+        count = {"rulebook": 0, "inferred": 0, "default": 0}
+        columns = [c for c in schema.names() if c not in NOT_VALUES]
+        for r in rs.tables[table]:
+            shown = set(printed(r))
+            for c in columns:
+                count["rulebook" if c in shown else r["source"]] += 1
+        out[table] = count
+    return out
+
+
+def _check_printed(rs: Ruleset) -> None:
+    for table, schema in TABLES.items():
+        columns = [c for c in schema.names() if c not in NOT_VALUES]
+        for r in rs.tables[table]:
+            names = printed(r)
+            for c in names:
+                if c not in columns:
+                    raise UserError(f"printed names {c!r}, not a value column; value columns: {', '.join(columns)}",
+                                    file=rs.files[table], row=r["_row"])
+            if len(set(names)) != len(names):
+                raise UserError("printed names a column twice", file=rs.files[table], row=r["_row"])
+            if names and r["source"] == "rulebook":
+                raise UserError("printed lists columns of a row whose source is already rulebook (every value "
+                                "printed): leave printed empty, or give the other values' source",
+                                file=rs.files[table], row=r["_row"])
+
+
 def validate(rs: Ruleset) -> None:
     """Cross-table and cross-parameter checks, each naming the file and row or key."""
+    _check_printed(rs)
     p = rs.params
     f_cards, f_animals, f_events = rs.files["cards"], rs.files["animals"], rs.files["events"]
     animals = {a["name"] for a in rs.tables["animals"]}
@@ -108,6 +162,10 @@ def validate(rs: Ruleset) -> None:
         if r["trigger"] != "own_turn" and r["effect"] in ("reveal_pressure", "swap_market", "discount"):
             raise UserError(f"a reaction card cannot use '{r['effect']}' (it acts on another animal's turn)",
                             file=f_cards, row=r["_row"])
+        if r["more"] and (r["effect"] not in MORE_VERBS or r["target"] not in ("self", "other")
+                          or r["trigger"] != "own_turn"):
+            raise UserError(f"more = {r['more']} needs an own_turn card whose effect is one of "
+                            f"{', '.join(MORE_VERBS)} on target self or other", file=f_cards, row=r["_row"])
         if r["effect"] == "copy_fury" and r["trigger"] != "other_fury":
             raise UserError("copy_fury needs trigger other_fury", file=f_cards, row=r["_row"])
     for r in rs.tables["events"]:
@@ -150,6 +208,5 @@ def validate(rs: Ruleset) -> None:
         raise UserError(f"needs at least players_max = {p['players_max']} animals", file=f_animals)
 
 
-GAME_DATA = GameData("evolversi", DATA_DIR,
-                     {"cards": CARDS, "events": EVENTS, "animals": ANIMALS, "pressure": PRESSURE},
-                     validate=validate)
+TABLES = {"cards": CARDS, "events": EVENTS, "animals": ANIMALS, "pressure": PRESSURE}
+GAME_DATA = GameData("evolversi", DATA_DIR, TABLES, validate=validate)

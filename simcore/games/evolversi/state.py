@@ -5,8 +5,8 @@ Every field carries its shape and encoding in a trailing comment. Piles that are
 so a draw or a purchase is O(1). Discard piles keep the most recently added card last.
 Card ids are uids (components.py); -1 marks an empty entry everywhere.
 
-`Tables` holds the per-uid card facts and the greedy bot's values, built once per
-(ruleset, players) from the data tables (`tables_for`).
+`Tables` holds the per-uid card facts, built once per (ruleset, players) from the data
+tables (`tables_for`). Bot values are the bots' business (strategies/evolversi/).
 """
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ TRIGGER = {name: i for i, name in enumerate(TRIGGERS)}
 PKIND = {name: i for i, name in enumerate(PRESSURE_KINDS)}
 NO_TRIGGER = len(TRIGGERS)        # trigger code of the empty card (uid -1)
 PHASES = ("play", "order", "actions", "market")
+END_REASONS = ("track", "stalled")  # outcome end_reason codes, in this order
+END_TRACK, END_STALLED = 0, 1
 
 
 @dataclass
@@ -92,7 +94,7 @@ class State:
 
 @dataclass(frozen=True)
 class Tables:
-    """Card, Event, animal and Pressure facts as arrays, plus the greedy values.
+    """Card, Event, animal and Pressure facts as arrays.
 
     Per-uid arrays have one extra entry at the end for uid -1 (an empty card: no
     strength, no tokens, no effect, no trigger), so `TABLE[uid_array]` needs no mask.
@@ -107,6 +109,7 @@ class Tables:
     fury: np.ndarray           # (n_cards+1,) int16 Fury symbols
     verb: np.ndarray           # (n_cards+1,) int8 VERB code
     amount: np.ndarray         # (n_cards+1,) int16
+    more: np.ndarray           # (n_cards+1,) int16 optional extra amount (MORE decision), 0 = none
     target: np.ndarray         # (n_cards+1,) int8 TARGET code
     cond: np.ndarray           # (n_cards+1,) int8 COND code
     optional: np.ndarray       # (n_cards+1,) bool
@@ -114,10 +117,6 @@ class Tables:
     trigger: np.ndarray        # (n_cards+1,) int8 TRIGGER code, NO_TRIGGER for uid -1
     own_fx: np.ndarray         # (n_cards+1,) bool own_turn trigger and an effect
     row: np.ndarray            # (n_cards+1,) int16 design row, 0 for uid -1
-    v_above: np.ndarray        # (n_cards+1,) int32 greedy values (strategies/evolversi/values.py)
-    v_below: np.ndarray        # (n_cards+1,) int32
-    v_buy: np.ndarray          # (n_cards+1,) int32
-    v_effect: np.ndarray       # (n_cards+1,) int32
     ev_verb: np.ndarray        # (n_events,) int8
     ev_amount: np.ndarray      # (n_events,) int16
     ev_target: np.ndarray      # (n_events,) int8
@@ -134,30 +133,23 @@ class Tables:
 
 
 def _card_arrays(rs: Ruleset, comps: Components):
-    from strategies.evolversi.values import tables as value_tables  # bot values, static data
     rows = rs.tables["cards"]
-    vals = value_tables(rows)
     uid_rows = np.array(list(comps.card_row) + [-1], dtype=np.int64)
 
     def per_uid(column, dtype, empty=0, fn=lambda v: v):
         table = np.array([fn(r[column]) for r in rows] + [empty], dtype=dtype)
         return table[uid_rows]
 
-    def per_uid_vals(name):
-        return np.array(vals[name] + [0], dtype=np.int32)[uid_rows]
-
     return dict(
         strength=per_uid("strength", np.int16), tokens=per_uid("tokens", np.int16),
         fury=per_uid("fury", np.int16),
         verb=per_uid("effect", np.int8, VERB["none"], VERB.__getitem__),
-        amount=per_uid("amount", np.int16),
+        amount=per_uid("amount", np.int16), more=per_uid("more", np.int16),
         target=per_uid("target", np.int8, TARGET["self"], TARGET.__getitem__),
         cond=per_uid("condition", np.int8, COND["always"], COND.__getitem__),
         optional=per_uid("optional", bool, False), discard_sym=per_uid("discard", bool, False),
         trigger=per_uid("trigger", np.int8, NO_TRIGGER, TRIGGER.__getitem__),
         row=np.where(uid_rows >= 0, uid_rows, 0).astype(np.int16),
-        v_above=per_uid_vals("above"), v_below=per_uid_vals("below"),
-        v_buy=per_uid_vals("buy"), v_effect=per_uid_vals("effect"),
     )
 
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
+import numpy as np
+
 from ...errors import UserError
 from ...ruleset import Ruleset
 from .components import Components
+from .state import END_REASONS, END_TRACK, State, Tables, empty_state
 
 PHASES = ("play", "order", "actions", "market")
 STATE_KEYS = {"round", "phase", "turn", "order", "fourth_card", "fourth_round", "totem", "supply", "market",
@@ -50,6 +53,7 @@ class _Pool:
         return None
 
     def card(self, name: str, animal: int | None, where: str) -> int:
+        _check_in_play(self.rs, self.comps.players, "cards", name, where)
         order = []
         if animal is not None:
             order.append(self.comps.starting[animal])
@@ -63,11 +67,36 @@ class _Pool:
                         "and min_players)", key=where)
 
     def event(self, name: str, where: str) -> int:
+        _check_in_play(self.rs, self.comps.players, "events", name, where)
         for uid in range(len(self.comps.event_row)):
             if uid not in self.used_events and event_name(self.rs, self.comps, uid) == name:
                 self.used_events.add(uid)
                 return uid
         raise UserError(f"no unused Event named {name!r} is in play", key=where)
+
+
+def _check_in_play(rs: Ruleset, players: int, table: str, name: str, where: str) -> None:
+    """A card, Event or animal the set-up removes (a '3+' component with fewer animals, or
+    a module not in play) cannot be in a game state: a UserError names it and why."""
+    rows = [r for r in rs.tables[table] if r["name"] == name]
+    if not rows:
+        return                      # an unknown name: the caller's own error lists what is known
+    why = []
+    for r in rows:
+        if r["min_players"] > players:
+            why.append(f"min_players {r['min_players']} in {table}.csv row {r['_row']}")
+        elif "module" in r and r["module"] not in rs["modules"]:
+            why.append(f"module {r['module']!r} is not in modules = {list(rs['modules'])}")
+        elif table == "cards" and r["deck"] == "starting":
+            animal = next(a for a in rs.tables["animals"] if a["name"] == r["animal"])
+            if animal["min_players"] > players:
+                why.append(f"its animal, the {r['animal']}, has min_players {animal['min_players']}")
+            else:
+                return
+        else:
+            return
+    what = {"cards": "card", "events": "Event", "animals": "animal"}[table]
+    raise UserError(f"the {what} {name!r} is not in play with {players} animals ({'; '.join(why)})", key=where)
 
 
 def _require(state: dict, key: str, kind, where: str = "state"):
@@ -150,6 +179,7 @@ def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
         name = _require(seat, "animal", str, where)
         if name not in animals:
             raise UserError(f"unknown animal {name!r}; animals: {', '.join(animals)}", key=f"{where}.animal")
+        _check_in_play(rs, comps.players, "animals", name, f"{where}.animal")
         seat["animal"] = animals.index(name)
         for pile in SEAT_PILES:
             seat[pile] = [pool.card(n, seat["animal"], f"{where}.{pile}") for n in seat.get(pile, [])]
@@ -213,3 +243,116 @@ def to_names(rs: Ruleset, comps: Components, s: dict) -> dict[str, Any]:
         for pile in SEAT_PILES:
             seat[pile] = [card_name(rs, comps, u) for u in src[pile]]
     return out
+
+
+# ---------------------------------------------------------------- the batch engine's form
+
+def load_batch_state(rs: Ruleset, tb: Tables, s: dict, game: int) -> State:
+    st = empty_state(rs, tb, np.array([game], np.int64))
+    P = tb.players
+    for i, seat in enumerate(s["seats"]):
+        st.animal[0, i] = seat["animal"]
+        st.pos[0, i] = seat["position"]
+        st.fury[0, i] = seat["fury"]
+        st.tokens[0, i] = seat["tokens"]
+        st.revealed[0, i] = seat["revealed"]
+        st.deck_shuffles[0, i] = seat["shuffles"]
+        deck = seat["deck"][::-1]
+        st.deck[0, i, :len(deck)] = deck
+        st.n_deck[0, i] = len(deck)
+        st.discard[0, i, :len(seat["discard"])] = seat["discard"]
+        st.n_discard[0, i] = len(seat["discard"])
+        st.hand[0, i, :len(seat["hand"])] = seat["hand"]
+        st.n_hand[0, i] = len(seat["hand"])
+        st.above[0, i, :len(seat["above"])] = seat["above"]
+        st.below[0, i, :len(seat["below"])] = seat["below"]
+        for name, count in seat["bought"].items():
+            st.bought[0, i, _row_of(rs, name)] += count
+    st.supply[0] = s["supply"]
+    st.totem[0] = s["totem"]
+    st.fourth[0] = s["fourth_card"]
+    st.fourth_round[0] = s["fourth_round"]
+    st.market[0] = -1
+    market = [-1 if u is None else u for u in s["market"]]
+    st.market[0, :len(market)] = market
+    evo = s["evolution_deck"][::-1]
+    st.evo_deck[0, :len(evo)] = evo
+    st.n_evo[0] = len(evo)
+    st.common[0, :len(s["evolution_discard"])] = s["evolution_discard"]
+    st.n_common[0] = len(s["evolution_discard"])
+    ev = s["event_deck"][::-1]
+    st.event_deck[0, :len(ev)] = ev
+    st.n_event[0] = len(ev)
+    st.event_discard[0, :len(s["event_discard"])] = s["event_discard"]
+    st.n_event_discard[0] = len(s["event_discard"])
+    st.evo_shuffles[0] = s["shuffles"].get("evolution", 0)
+    st.event_shuffles[0] = s["shuffles"].get("events", 0)
+    pressure = s["pressure"]
+    st.p_space = np.array([[t["space"] for t in pressure]], np.int16).reshape(1, -1)
+    st.p_token = np.array([[t["token"] for t in pressure]], np.int16).reshape(1, -1)
+    st.p_revealed = np.array([[t["revealed"] for t in pressure]], bool).reshape(1, -1)
+    order = list(s["order"])
+    st.order[0] = order
+    st.order_pos[0, order] = np.arange(P)
+    if s.get("ended"):
+        st.alive[0] = False
+        st.end_reason[0] = END_REASONS.index(s["end_reason"]) if s.get("end_reason") in END_REASONS else END_TRACK
+        st.rounds[0] = s["round"]
+        st.winner[0, list(s.get("winners", []))] = True
+    return st
+
+
+def _row_of(rs: Ruleset, name: str) -> int:
+    rows = rs.tables["cards"]
+    for i, r in enumerate(rows):
+        if r["name"] == name and r["deck"] == "evolution":
+            return i
+    for i, r in enumerate(rows):
+        if r["name"] == name:
+            return i
+    raise UserError(f"unknown card {name!r} in bought", key="state.seats.bought")
+
+
+def dump_batch_state(run) -> dict:
+    """The batch-of-one state as a section 10 dict with uids (state_io.to_names names it)."""
+    st, rs, P = run.st, run.rs, run.P
+    cards = rs.tables["cards"]
+
+    def lst(a):
+        return [int(x) for x in a if x >= 0]
+
+    seats = []
+    for i in range(P):
+        bought = {}
+        for row in np.flatnonzero(st.bought[0, i]).tolist():
+            name = cards[row]["name"]
+            bought[name] = bought.get(name, 0) + int(st.bought[0, i, row])
+        seats.append({
+            "animal": int(st.animal[0, i]), "position": int(st.pos[0, i]), "fury": int(st.fury[0, i]),
+            "tokens": int(st.tokens[0, i]),
+            "deck": lst(st.deck[0, i, :st.n_deck[0, i]][::-1]),
+            "discard": lst(st.discard[0, i, :st.n_discard[0, i]]),
+            "hand": lst(st.hand[0, i, :st.n_hand[0, i]]),
+            "above": lst(st.above[0, i]), "below": lst(st.below[0, i]),
+            "revealed": bool(st.revealed[0, i]), "shuffles": int(st.deck_shuffles[0, i]),
+            "bought": bought,
+        })
+    ended = not bool(st.alive[0])
+    return {
+        "round": int(run.rnd), "phase": run.phase, "turn": int(run.turn),
+        "order": [int(x) for x in st.order[0]],
+        "fourth_card": bool(st.fourth[0]), "fourth_round": int(st.fourth_round[0]),
+        "totem": int(st.totem[0]), "supply": int(st.supply[0]),
+        "market": [None if u < 0 else int(u) for u in st.market[0]],
+        "evolution_deck": lst(st.evo_deck[0, :st.n_evo[0]][::-1]),
+        "evolution_discard": lst(st.common[0, :st.n_common[0]]),
+        "event_deck": lst(st.event_deck[0, :st.n_event[0]][::-1]),
+        "event_discard": lst(st.event_discard[0, :st.n_event_discard[0]]),
+        "pressure": [{"space": int(sp), "token": int(tk), "revealed": bool(rv)}
+                     for sp, tk, rv in zip(st.p_space[0], st.p_token[0], st.p_revealed[0]) if tk >= 0],
+        "shuffles": {"evolution": int(st.evo_shuffles[0]), "events": int(st.event_shuffles[0])},
+        "seats": seats,
+        "ended": ended,
+        "end_reason": None if not ended else END_REASONS[st.end_reason[0]],
+        "winners": [int(i) for i in np.flatnonzero(st.winner[0])],
+    }

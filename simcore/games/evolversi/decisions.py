@@ -1,0 +1,95 @@
+"""The decision interface between the Evolversi engines and the bots (contract section 6).
+
+The engines never name a bot: each seat's policy object is handed in from above
+(strategies/evolversi/, through the adapter) and called at every choice point.
+
+Batch engine: a `BatchDecision` puts one decision kind to the games `g` whose deciding
+seat has the same policy; `policy.choose(q)` returns one choice per game, (G,) int64:
+- without a mask (`q.valid is None`): an option index in 0..q.n-1 (the contract's order);
+- with a mask (`q.valid` (G, K) bool): a column of the mask that is True (the r-th legal
+  option is the r-th True column; `q.column(r)` converts).
+A batch policy also says `uses_keys`: whether it reads `q.keys()`, the decision's BOT-stream
+key `key(seed, game, BOT, round, seat, d)`; if no seat's policy does, the engine does not
+count decisions at all.
+
+Reference engine: `policy.choose(decision, view) -> option index` with the one-game
+`reference.Decision` and the reference `Game` as a read-only view.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ... import rng
+
+KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
+         "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT", "MORE")
+
+
+@dataclass
+class BatchDecision:
+    """One decision kind for G games of a batch (the view is read only)."""
+
+    kind: str
+    g: np.ndarray                 # (G,) rows of the batch state
+    seat: np.ndarray              # (G,) int64 the deciding seat
+    n: np.ndarray                 # (G,) int64 number of options
+    valid: np.ndarray | None      # (G, K) bool legal columns, or None: options 0..n-1
+    view: object                  # the engine run: .st (State), .tb (Tables), .P, .pairs, ...
+    info: dict = field(default_factory=dict)    # name -> (G, ...) per-game facts (below)
+    shared: dict = field(default_factory=dict)  # name -> facts common to all G games
+    _seat_key: np.ndarray | None = None         # (G,) key(seed, game, BOT, round, seat)
+    _d: np.ndarray | None = None                # (G,) the seat's decision counter
+
+    def __len__(self) -> int:
+        return len(self.g)
+
+    def keys(self) -> np.ndarray:
+        """(G,) uint64 key(seed, game, BOT, round, seat, d) (the seat key's last hash step)."""
+        if self._seat_key is None:
+            raise RuntimeError("decision keys were not counted: set uses_keys on the policy")
+        with np.errstate(over="ignore"):
+            return rng._mix(np.asarray(self._seat_key, np.uint64) ^ np.asarray(self._d, np.uint64))
+
+    def column(self, r: np.ndarray) -> np.ndarray:
+        """The column of option r (the r-th legal one) of each game; r itself without a mask."""
+        return r if self.valid is None else nth_valid(self.valid, r)
+
+    def subset(self, sel) -> "BatchDecision":
+        """The same decision for the games `sel` (bool mask or indices) only."""
+        pick = (lambda x: None if x is None else x[sel])
+        return BatchDecision(self.kind, self.g[sel], self.seat[sel], self.n[sel], pick(self.valid),
+                             self.view, {k: v[sel] for k, v in self.info.items()}, self.shared,
+                             pick(self._seat_key), pick(self._d))
+
+
+def nth_valid(valid: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Column of the r-th True entry of each row of `valid` (G, K) (option r of the list)."""
+    G, K = valid.shape
+    if K > 16:
+        seen = np.cumsum(valid, axis=1)
+        return np.argmax(seen > r[:, None], axis=1)
+    col = np.zeros(G, np.int64)
+    seen = np.zeros(G, np.int64)
+    for k in range(K):
+        v = valid[:, k]
+        col += k * (v & (seen == r))
+        seen += v
+    return col
+
+
+# What `info` / `shared` hold for each kind (uids are card uids, -1 = none):
+INFO = {
+    "PLACE": "info hand (G, h) uids in hand order; shared options (n, h) bool: position above?",
+    "ORDER": "info cards (G, H) the effect cards in placement order, -1 padded",
+    "OPTIONAL": "info card (G,) the card's uid",
+    "TARGET": "info verb (G,) VERB code, options (G, P-1) the other seats in option order",
+    "SWAP_MARKET": "info market (G, M) uids; shared pairs (K, 2) slot pairs; valid marks occupied pairs",
+    "BUY": "info market (G, M) uids, cost (G, M) after discount, tokens (G,); column 0 = no purchase, 1 + i = slot i",
+    "IGNORE_EVENT": "info verb (G,) the Event's VERB code",
+    "TOTEM_OR_FURY": "info holds_totem (G,) bool",
+    "SWAP_ABOVE": "info own (G, K) uid of own card above per column, theirs (G, K) the other's card",
+    "REACT": "info card (G,) the reaction card's uid",
+    "MORE": "info card (G,) the card offering `more`, target (G,) the seat it touched",
+}

@@ -1,0 +1,347 @@
+"""Card effects over the batch (contract 5.1, 5.4): conditions, targets, the verbs, reactions."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import market, piles, pressure
+from .arrays import any_cols, put_rows
+from .state import COND, TARGET, VERB
+
+# Verbs applied to each target in turn; the others act on the actor alone.
+_PER_TARGET = ("gain_points", "lose_points", "gain_tokens", "lose_tokens", "steal_tokens",
+               "gain_fury", "lose_fury", "copy_fury")
+
+
+def _verb_mask(*names) -> np.ndarray:
+    """Lookup table verb code -> bool, for arithmetic on mixed verbs."""
+    mask = np.zeros(len(VERB), bool)
+    for name in names:
+        mask[VERB[name]] = True
+    return mask
+
+
+_PER_TARGET_VERB = _verb_mask(*_PER_TARGET)
+_VERB_GAIN_TOKENS = _verb_mask("gain_tokens")
+_VERB_LOSE_TOKENS = _verb_mask("lose_tokens")
+_VERB_STEAL = _verb_mask("steal_tokens")
+_VERB_GAIN_FURY = _verb_mask("gain_fury", "copy_fury")
+_VERB_LOSE_FURY = _verb_mask("lose_fury")
+_VERB_GAIN_POINTS = _verb_mask("gain_points")
+_VERB_LOSE_POINTS = _verb_mask("lose_points")
+_TOKEN_VERBS = _verb_mask("gain_tokens", "lose_tokens", "steal_tokens")
+_FURY_VERBS = _verb_mask("gain_fury", "copy_fury", "lose_fury")
+_POINT_VERBS = _verb_mask("gain_points", "lose_points")
+_WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
+
+
+def move_pawn(run, g, t, delta):
+    """Pawn t of each game moves by delta, inside 0..track_length; 4th Card check."""
+    st = run.st
+    gi = g * run.P + t
+    pf = st.pos.reshape(-1)
+    old = pf.take(gi)
+    new = np.minimum(np.maximum(old + delta, 0), run.L).astype(np.int16)
+    pf[gi] = new
+    top = new >= run.L
+    if top.any():
+        st.at_end[g[top]] = True
+    moved = (new != old) & ~st.fourth.take(g)
+    if moved.any():
+        gm = g[moved]
+        flips = any_cols(st.pos.take(gm, axis=0) >= run.rs["fourth_card_space"])
+        st.fourth[gm[flips]] = True
+        st.fourth_round[gm[flips]] = run.rnd
+
+
+def gain_tokens(run, g, t, n):
+    st = run.st
+    sup = st.supply.take(g)
+    take = np.minimum(n, sup)
+    gi = g * run.P + t
+    tf = st.tokens.reshape(-1)
+    tf[gi] = tf.take(gi) + take
+    st.supply[g] = sup - take
+
+
+def gain_fury(run, g, t, n):
+    """Section 5.1: Fury wraps past fury_max; each wrap is fury_overflow_points points."""
+    st = run.st
+    gi = g * run.P + t
+    ff = st.fury.reshape(-1)
+    total = ff.take(gi) + np.asarray(n, np.int16)
+    ff[gi] = total % run.fury_mod
+    points = (total // run.fury_mod) * run.rs["fury_overflow_points"]
+    up = points > 0
+    if up.any():
+        move_pawn(run, g[up], t[up], points[up])
+
+
+def condition_holds(run, g, a, cond) -> np.ndarray:
+    st = run.st
+    holds = np.ones(len(g), bool)
+    if (cond == COND["always"]).all():
+        return holds
+    totem_here = st.totem.take(g) == a
+    of = st.order.reshape(-1)
+    first = run.order_known & (of.take(g * run.P) == a)
+    last = run.order_known & (of.take(g * run.P + run.P - 1) == a)
+    for code, value in ((COND["has_totem"], totem_here), (COND["no_totem"], ~totem_here),
+                        (COND["first"], first), (COND["last"], last)):
+        holds &= (cond != code) | value
+    return holds
+
+
+def resolve(run, g, a, verb, amount, target, cond, F, event=False):
+    """Resolve an effect for actor a: condition, targets, decisions, verb (5.1, 5.3)."""
+    ok = condition_holds(run, g, a, cond)
+    if not ok.all():
+        g, a, verb, amount, target, F = g[ok], a[ok], verb[ok], amount[ok], target[ok], F[ok]
+    resolve_effect(run, g, a, verb, amount, target, F, event)
+
+
+def resolve_effect(run, g, a, verb, amount, target, F, event=False) -> np.ndarray:
+    """The effect's targets and verb, the condition already checked. Returns (G,) the first
+    target of each game (-1: none), for a card's `more` (take_more)."""
+    if len(g) == 0:
+        return np.zeros(0, np.int64)
+    per_target = _PER_TARGET_VERB[verb]
+    first = rest = None
+    if not event:
+        # the common case first: a point, token or Fury verb on the actor alone
+        on_self = per_target & (target == TARGET["self"])
+        if on_self.all():
+            apply(run, g, a, verb, amount, F, a)
+            return a
+        if on_self.any():
+            i = np.flatnonzero(on_self)
+            apply(run, g[i], a[i], verb[i], amount[i], F[i], a[i])
+            first = np.full(len(g), -1, np.int64)
+            first[i] = a[i]
+            rest = np.flatnonzero(~on_self)
+            g, a, verb, amount, target, F, per_target = (
+                g[rest], a[rest], verb[rest], amount[rest], target[rest], F[rest], per_target[rest])
+    T = targets(run, g, a, verb, target)
+    if event:
+        T = pressure.ignore_event(run, g, verb, T)
+    one_target = T.shape[1] == 1 or not (T[:, 1:] >= 0).any()
+    if one_target:
+        sel = per_target & (T[:, 0] >= 0)
+        if sel.all():
+            apply(run, g, a, verb, amount, F, T[:, 0])
+        elif sel.any():
+            i = np.flatnonzero(sel)
+            apply(run, g[i], a[i], verb[i], amount[i], F[i], T[i, 0])
+    else:
+        # token verbs share the supply and the actor's reserve: one target after another;
+        # the point and Fury verbs touch only their target: all (game, target) pairs at once
+        tokens = _TOKEN_VERBS[verb]
+        has_target = T >= 0
+        k = np.flatnonzero(tokens & per_target)
+        if len(k):
+            tokens_in_turn(run, g[k], a[k], verb[k], amount[k], T[k])
+        pawn_fury = per_target & ~tokens
+        r = np.flatnonzero(pawn_fury & has_target[:, 0])         # first targets
+        w = np.flatnonzero(pawn_fury & any_cols(has_target[:, 1:]))
+        rw, cw = np.nonzero(has_target[w, 1:])                      # further targets
+        r, c = np.concatenate([r, w[rw]]), np.concatenate([np.zeros(len(r), np.int64), cw + 1])
+        if len(r):
+            apply(run, g[r], a[r], verb[r], amount[r], F[r], T[r, c])
+    if not per_target.all():
+        i = np.flatnonzero(~per_target)
+        actor_only_verbs(run, g[i], a[i], verb[i], amount[i])
+    if first is None:
+        return T[:, 0]
+    first[rest] = T[:, 0]
+    return first
+
+
+def take_more(run, g, a, card, t):
+    """'You may also ... N more' (a card's `more`, e.g. Rapina): the actor's MORE decision,
+    then the effect again with amount N on the same target t (section 5.2)."""
+    tb = run.tb
+    yes = run.decide("MORE", g, a, n=2, info={"card": card, "target": t}) == 1
+    if yes.any():
+        g, a, card, t = g[yes], a[yes], card[yes], t[yes]
+        apply(run, g, a, tb.verb[card], tb.more[card], np.zeros(len(g), np.int16), t)
+
+
+def apply(run, g, a, verb, n, F, t):
+    """The point, token and Fury verbs on one target per game, as arithmetic masks
+    (each family only if some game of g uses it)."""
+    st = run.st
+    n = n.astype(np.int16)
+    used = np.bincount(verb, minlength=len(VERB)).astype(bool)
+    gt = g * run.P + t
+    points = None
+    if (used & _TOKEN_VERBS).any():
+        tf = st.tokens.reshape(-1)
+        sup = st.supply.take(g)
+        tok_t = tf.take(gt)
+        gains = _VERB_GAIN_TOKENS[verb]
+        loses = _VERB_LOSE_TOKENS[verb]
+        steals = _VERB_STEAL[verb]
+        got = np.minimum(n, sup) * gains
+        lost = np.minimum(n, tok_t) * (loses | steals)
+        tf[gt] = tok_t + got - lost
+        st.supply[g] = sup - got + lost * loses
+        if used[VERB["steal_tokens"]]:
+            ga = g * run.P + a
+            tf[ga] = tf.take(ga) + lost * steals
+    if (used & _FURY_VERBS).any():
+        ff = st.fury.reshape(-1)
+        fury_t = ff.take(gt).astype(np.int16)
+        gain = (np.where(verb == VERB["copy_fury"], F, n) if used[VERB["copy_fury"]] else n) \
+            * _VERB_GAIN_FURY[verb]
+        total = fury_t + gain
+        wrapped = total % run.fury_mod
+        if used[VERB["lose_fury"]]:
+            wrapped = np.where(_VERB_LOSE_FURY[verb], np.maximum(fury_t - n, 0), wrapped)
+        ff[gt] = wrapped
+        points = (total // run.fury_mod) * run.rs["fury_overflow_points"]
+    if (used & _POINT_VERBS).any():
+        step = n * _VERB_GAIN_POINTS[verb] - n * _VERB_LOSE_POINTS[verb]
+        points = step if points is None else points + step
+    if points is not None:
+        moves = points != 0
+        if moves.all():
+            move_pawn(run, g, t, points)
+        elif moves.any():
+            move_pawn(run, g[moves], t[moves], points[moves])
+
+
+def tokens_in_turn(run, g, a, verb, n, T):
+    """The token verbs (gain, lose, steal) on each game's targets T (G, K), one target
+    after another: they share the supply and the actor's reserve (apply_to_target's
+    arithmetic, on the games' (G, P) token rows)."""
+    st = run.st
+    n = n.astype(np.int64)
+    tokens = st.tokens.take(g, axis=0).astype(np.int64)          # (G, P)
+    flat = tokens.reshape(-1)
+    row = np.arange(len(g)) * run.P
+    supply = st.supply.take(g).astype(np.int64)
+    gains, loses, steals = _VERB_GAIN_TOKENS[verb], _VERB_LOSE_TOKENS[verb], _VERB_STEAL[verb]
+    takes = loses | steals
+    for j in range(T.shape[1]):
+        t = T[:, j]
+        on = t >= 0
+        if not on.any():
+            continue
+        at = row + t * on                                          # seat 0 where no target
+        held = flat.take(at)
+        got = np.minimum(n, supply) * (gains & on)
+        lost = np.minimum(n, held) * (takes & on)
+        flat[at] = held + got - lost
+        supply += lost * loses - got
+        if steals.any():
+            flat[row + a] += lost * steals
+    put_rows(st.tokens, g, tokens)
+    st.supply[g] = supply
+
+
+def actor_only_verbs(run, g, a, verb, amount):
+    st = run.st
+    counts = np.bincount(verb, minlength=len(VERB))
+    for name in ("swap_market", "discount", "reveal_pressure", "draw_event", "take_totem"):
+        if counts[VERB[name]] == 0:
+            continue
+        if counts[VERB[name]] == len(g):
+            gs, as_, sel = g, a, slice(None)
+        else:
+            sel = verb == VERB[name]
+            gs, as_ = g[sel], a[sel]
+        if name == "swap_market":
+            market.swap_market(run, gs, as_)
+        elif name == "discount":
+            st.discount[gs] += amount[sel]
+        elif name == "reveal_pressure":
+            pressure.reveal_pressure(run, gs, as_)
+        elif name == "draw_event":
+            pressure.draw_event(run, gs, as_)
+        else:
+            st.totem[gs] = as_
+
+
+def targets(run, g, a, verb, target) -> np.ndarray:
+    """(G, P) (or (G, 2) if no effect has more targets) seats the verb applies to,
+    in order, -1 padded (section 5.1)."""
+    st, P = run.st, run.P
+    G = len(g)
+    counts = np.bincount(target, minlength=len(TARGET))
+    wide = counts[_WIDE_TARGETS].sum() > 0
+    T = np.full((G, P if wide else 2), -1, np.int64)
+    if counts[TARGET["self"]] == G:
+        T[:, 0] = a
+        return T
+    is_self = target == TARGET["self"]
+    T[:, 0] = np.where(is_self, a, -1)
+    if counts[TARGET["other"]] or counts[TARGET["self_and_other"]]:
+        c = np.flatnonzero((target == TARGET["other"]) | (target == TARGET["self_and_other"]))
+        other = choose_target(run, g[c], a[c], verb[c])
+        pair = target[c] == TARGET["self_and_other"]
+        T[c, 0] = np.where(pair, a[c], other)
+        T[c[pair], 1] = other[pair]
+    for name, start, count in (("all", 0, P), ("all_others", 1, P - 1)):
+        if counts[TARGET[name]]:
+            sel = np.flatnonzero(target == TARGET[name])
+            asel = a[sel]
+            for j in range(count):
+                T[sel, j] = (asel + start + j) % P
+    for name in ("before", "after"):
+        if counts[TARGET[name]]:
+            sel = np.flatnonzero(target == TARGET[name])
+            gsel = g[sel]
+            where = st.order_pos.reshape(-1).take(gsel * P + a[sel]).astype(np.int64)
+            order = st.order.take(gsel, axis=0)
+            for j in range(P):
+                if name == "before":
+                    ok = j < where
+                    src = np.full(len(sel), j)
+                else:
+                    src = where + 1 + j
+                    ok = src < P
+                T[sel[ok], j] = order[ok, src[ok]]
+    return T
+
+
+def others(run, a) -> np.ndarray:
+    """(G, P-1) the other seats clockwise from a + 1 (the TARGET option order)."""
+    return run._others.take(a, axis=0)
+
+
+def choose_target(run, g, a, verb) -> np.ndarray:
+    opts = others(run, a)
+    pick = run.decide("TARGET", g, a, n=run.P - 1, info={"verb": verb, "options": opts})
+    return opts[np.arange(len(g)), pick]
+
+
+def reactions(run, g, x, trigger, F):
+    """Section 5.4: the other seats' reaction cards, clockwise from x + 1."""
+    if not run.tb.has_reactions or len(g) == 0:
+        return
+    st, tb, H = run.st, run.tb, run.H
+    after_own = run.rs["reactions_after_own_turn"]
+    bf = st.below.reshape(-1)
+    for k in range(1, run.P):
+        s = (x + k) % run.P
+        gi = g * run.P + s
+        for q in range(H):
+            card = bf.take(gi * H + q)
+            can = (tb.trigger[card] == trigger) & st.alive.take(g)
+            if not after_own:
+                can &= ~st.revealed.reshape(-1).take(gi)
+            if not can.any():
+                continue
+            c = np.flatnonzero(can)
+            gc, sc, cc, Fc = g[c], s[c], card[c], F[c]
+            fire = ~tb.optional[cc]
+            opt = np.flatnonzero(tb.optional[cc])
+            if len(opt):
+                yes = run.decide("REACT", gc[opt], sc[opt], n=2, info={"card": cc[opt]}) == 1
+                fire[opt] = yes
+            gc, sc, cc, Fc = gc[fire], sc[fire], cc[fire], Fc[fire]
+            if len(gc) == 0:
+                continue
+            resolve(run, gc, sc, tb.verb[cc], tb.amount[cc], tb.target[cc], tb.cond[cc], Fc)
+            bf[(gc * run.P + sc) * H + q] = -1
+            piles.to_own_discard(run, gc, sc, cc)
+            run.end_check(gc)

@@ -1,0 +1,139 @@
+"""The market over the batch: swaps, the purchase (phase 3 step 3) and a new market (phase 4)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import effects, piles
+from .arrays import any_cols, bitmask, fill_rows, put_rows
+from .state import END_STALLED, TRIGGER
+
+def market_pairs(run, g):
+    market = run.st.market.take(g, axis=0)
+    occupied = market >= 0
+    valid = occupied[:, run.pairs[:, 0]] & occupied[:, run.pairs[:, 1]]
+    return valid, market
+
+# BUY columns: no purchase, then market slot i in column FIRST_SLOT + i
+NO_PURCHASE, FIRST_SLOT = 0, 1
+
+
+def swap_market(run, g, a):
+    st = run.st
+    valid, market = market_pairs(run, g)
+    can = any_cols(valid) if valid.shape[1] else np.zeros(len(g), bool)
+    if not can.any():
+        return
+    g, a, valid, market = g[can], a[can], valid[can], market[can]
+    col = run.decide("SWAP_MARKET", g, a, valid=valid, info={"market": market},
+                      shared={"pairs": run.pairs})
+    mf = st.market.reshape(-1)
+    i, j = g * run.M + run.pairs[col, 0], g * run.M + run.pairs[col, 1]
+    ci, cj = mf.take(i), mf.take(j)
+    mf[i] = cj
+    mf[j] = ci
+
+
+def buy(run, g, a):
+    """Step 3: BUY, pay, the card on top of the deck, the market slides right."""
+    st, tb, P, M = run.st, run.tb, run.P, run.M
+    G = len(g)
+    gi = g * P + a
+    market = st.market.take(g, axis=0)                              # (G, M)
+    discount = st.discount.take(g)
+    tf = st.tokens.reshape(-1)
+    tokens = tf.take(gi)
+    cost = np.maximum(run.costs[None, :] - discount[:, None], 0)
+    valid = np.empty((G, M + 1), bool)
+    valid[:, NO_PURCHASE] = True
+    valid[:, FIRST_SLOT:] = (market >= 0) & (cost <= tokens[:, None])
+    col = run.decide("BUY", g, a, valid=valid, info={"market": market, "cost": cost, "tokens": tokens})
+    b = np.flatnonzero(col != NO_PURCHASE)
+    if len(b):
+        gb, ab, slot = g[b], a[b], col[b] - FIRST_SLOT
+        gib = gi[b]
+        rows = market.take(b, axis=0)                                # (Gb, M)
+        card = rows[np.arange(len(b)), slot]
+        price = np.maximum(run.costs[slot] - discount[b], 0)
+        tf[gib] = tf.take(gib) - price
+        st.supply[gb] += price
+        ndf = st.n_deck.reshape(-1)
+        top = ndf.take(gib)
+        st.deck.reshape(-1)[gib * st.deck.shape[2] + top] = card
+        ndf[gib] = top + 1
+        # slide right: slot j >= the bought slot takes slot j + 1's card, the last is empty
+        ext = np.full((len(b), M + 1), -1, np.int16)
+        ext[:, :M] = rows
+        src = (np.arange(len(b)) * (M + 1))[:, None] + run._slide.take(slot, axis=0)
+        put_rows(st.market, gb, ext.reshape(-1).take(src))
+        bf = st.bought.reshape(-1)
+        bi = gib * st.bought.shape[2] + tb.row[card]
+        bf[bi] = bf.take(bi) + 1
+        effects.reactions(run, gb, ab, TRIGGER["other_buy"], np.zeros(len(gb), np.int16))
+        run.end_check(gb)
+        keep = st.alive.take(g)
+        if not keep.all():
+            g, a = g[keep], a[keep]
+    return g, a
+
+
+def new_market(run, g):
+    """Phase 4: played cards to own discards, market to the common discards, refill."""
+    st, P, H = run.st, run.P, run.H
+    G = len(g)
+    if G:
+        # each seat's cards above, then below, in placement order, onto its discard pile:
+        # each row packed (its cards first, then -1) and written whole at the pile's end
+        # (the discard piles have H spare columns for the -1 tail)
+        W = st.discard.shape[2]
+        rows = ((g * P)[:, None] + np.arange(P)).reshape(-1)                 # (G*P,) seat rows
+        n_disc = st.n_discard.take(g, axis=0).reshape(-1).astype(np.int64)
+        end = rows * W + n_disc
+        ext = np.full((G * P, H + 1), -1, np.int16)
+        base = (np.arange(G * P) * (H + 1))[:, None]
+        df = st.discard.reshape(-1)
+        for pile in (st.above, st.below):
+            cards = pile.take(g, axis=0).reshape(G * P, H)
+            code = bitmask(cards >= 0)
+            count = run._popcount.take(code)
+            k = int(count.max())                       # columns worth writing
+            ext[:, :H] = cards
+            cols = run._effects_first[:, :k].take(code, axis=0)
+            df[end[:, None] + np.arange(k)] = ext.reshape(-1).take(base + cols)
+            end += count
+        put_rows(st.n_discard, g, (end - rows * W).reshape(G, P))
+        fill_rows(st.above, g, -1)
+        fill_rows(st.below, g, -1)
+        fill_rows(st.revealed, g, False)
+        # the market's cards onto the common discards
+        market = st.market.take(g, axis=0)
+        there = market >= 0
+        if there.any():
+            n_common = st.n_common.take(g).astype(np.int64)
+            rank = np.cumsum(there, axis=1) - 1
+            dest = (g * st.common.shape[1] + n_common)[:, None] + rank
+            st.common.reshape(-1)[dest[there]] = market[there]
+            st.n_common[g] = n_common + rank[:, -1] + 1
+        fill_rows(st.market, g, -1)
+    refill_market(run, g)
+    if run.rnd == run.rs["max_rounds"]:
+        st.alive[g] = False
+        st.end_reason[g] = END_STALLED
+        st.rounds[g] = run.rnd
+
+
+def refill_market(run, g):
+    st, M = run.st, run.M
+    C = st.evo_deck.shape[1]
+    ef, mf = st.evo_deck.reshape(-1), st.market.reshape(-1)
+    for i in range(run.m):
+        n = st.n_evo.take(g)
+        out = (n == 0) & (st.n_common.take(g) > 0)
+        if out.any():
+            piles.reshuffle_evolution(run, g[out])
+            n = st.n_evo.take(g)
+        has = n > 0
+        gh, top = (g, n - 1) if has.all() else (g[has], n[has] - 1)
+        idx = gh * C + top
+        mf[gh * M + i] = ef.take(idx)
+        ef[idx] = -1
+        st.n_evo[gh] = top

@@ -1,0 +1,274 @@
+"""Phases 1-3 of a round over the batch (contract section 4): play the cards, turn order, actions."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import effects, market, piles, pressure
+from .arrays import any_cols, bitmask, fill_rows, put_rows, sum_cols
+from .state import TRIGGER
+
+def place_columns(options: np.ndarray, H: int):
+    """Per PLACE option: the hand positions above and below, in hand order, padded with h
+    (the column of the empty card after the hand)."""
+    n_opt, h = options.shape
+    above = np.full((max(n_opt, 1), H), h, np.int64)
+    below = np.full((max(n_opt, 1), H), h, np.int64)
+    for o in range(n_opt):
+        up = np.flatnonzero(options[o])
+        down = np.flatnonzero(~options[o])
+        above[o, :len(up)] = up
+        below[o, :len(down)] = down
+    return above, below
+
+
+def play_cards(run, g, fresh=False):
+    """Phase 1: every seat draws (seat order), then every seat places (seat order).
+
+    `fresh`: every game of g starts the round with no cards drawn or placed (the case
+    in play_round), so the checks for a state resumed mid-phase are skipped.
+    """
+    st, P, H = run.st, run.P, run.H
+    run.order_known = False
+    for s in range(P):
+        g = g[st.alive.take(g)]
+        if fresh:
+            draw_hand(run, g, s)
+            continue
+        gi = g * P + s
+        nothing_yet = ((st.n_hand.reshape(-1).take(gi) == 0)
+                       & ~any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
+                       & ~any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
+        draw_hand(run, g[nothing_yet], s)
+    g = g[st.alive.take(g)]
+    if fresh:                                  # every seat of every game places
+        place(run, np.repeat(g, P), np.tile(np.arange(P), len(g)))
+        return
+    for s in range(P):
+        gi = g * P + s
+        placed = (any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
+                  | any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
+        place(run, g[~placed], s)
+
+
+def draw_hand(run, g, s):
+    """Draw h cards; when the deck runs out, reshuffle the discards once, then the Power."""
+    st, rs, P = run.st, run.rs, run.P
+    if len(g) == 0:
+        return
+    # the 4th Card counts from the round after it flipped (a Power may flip it now)
+    flipped_before = st.fourth.take(g) & (st.fourth_round.take(g) < run.rnd)
+    h = np.where(flipped_before, rs["hand_size_fourth"], rs["hand_size"])
+    ndf = st.n_deck.reshape(-1)
+    n = ndf.take(g * P + s)
+    enough = n >= h
+    if enough.all():
+        piles.draw_from_deck(run, g, s, h, n)
+        return
+    if enough.any():
+        piles.draw_from_deck(run, g[enough], s, h[enough], n[enough])
+        g, h, n = g[~enough], h[~enough], n[~enough]
+    # the deck runs out: its last cards, then (once) the discards become the new deck,
+    # the missing cards come from it (as many as there are), and the Power fires
+    piles.draw_from_deck(run, g, s, n, n)
+    out = st.n_discard.reshape(-1).take(g * P + s) > 0
+    if out.any():
+        g, h, n = g[out], h[out], n[out]
+        piles.reshuffle_own_deck(run, g, s)
+        new = ndf.take(g * P + s)
+        piles.draw_from_deck(run, g, s, np.minimum(h - n, new), new, start=n)
+        power(run, g, s)
+
+
+def power(run, g, s):
+    """The animal's Power (no OPTIONAL decision), then the end check."""
+    st, tb = run.st, run.tb
+    animal = st.animal.reshape(-1).take(g * run.P + s)
+    a = np.full(len(g), s, np.int64)
+    effects.resolve_effect(run, g, a, tb.power_verb[animal], tb.power_amount[animal], tb.power_target[animal],
+                      np.zeros(len(g), np.int16))
+    run.end_check(g)
+
+
+def place(run, g, s):
+    """PLACE: choose which hand positions go above (contract section 6). `s`: the seat,
+    or one seat per game of g (the seats' decisions do not depend on each other)."""
+    st, tb, P, H = run.st, run.tb, run.P, run.H
+    if len(g) == 0:
+        return
+    s = np.broadcast_to(np.asarray(s, np.int64), g.shape)
+    gi = g * P + s
+    n_hand = st.n_hand.reshape(-1).take(gi)
+    lo, hi = int(n_hand.min()), int(n_hand.max())
+    for h in ([lo] if lo == hi else np.unique(n_hand).tolist()):
+        if lo == hi:
+            gh, gih, seat = g, gi, s
+        else:
+            sel = n_hand == h
+            gh, gih, seat = g[sel], gi[sel], s[sel]
+        G = len(gh)
+        options = tb.place_options[h]
+        ext = np.full((G, h + 1), -1, np.int16)          # the hand, then an empty card
+        ext[:, :h] = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
+        hand = ext[:, :h]
+        pick = run.decide("PLACE", gh, seat, n=len(options), info={"hand": hand},
+                           shared={"options": options})
+        above_cols, below_cols = run._place_cols[h]
+        base = (np.arange(G) * (h + 1))[:, None]
+        flat = ext.reshape(-1)
+        for target, cols in ((st.above, above_cols), (st.below, below_cols)):
+            put_rows(target.reshape(-1, H), gih, flat.take(base + cols.take(pick, axis=0)))
+        fill_rows(st.hand.reshape(-1, H), gih, -1)
+        st.n_hand.reshape(-1)[gih] = 0
+
+
+def turn_order(run, g):
+    """Phase 2: Strength descending, ties from the Totem holder clockwise."""
+    st, P = run.st, run.P
+    G = len(g)
+    strength = sum_cols(run.tb.strength[st.above.take(g, axis=0)])        # (G, P)
+    totem = st.totem.take(g).astype(np.int64)
+    # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
+    key = -strength * P + (np.arange(P) - totem[:, None]) % P
+    col = [key[:, p].copy() for p in range(P)]
+    for r in range(P):                       # odd-even transposition sort, unrolled
+        for i in range(r % 2, P - 1, 2):
+            lo = np.minimum(col[i], col[i + 1])
+            np.maximum(col[i], col[i + 1], out=col[i + 1])
+            col[i] = lo
+    order = np.empty((G, P), np.int8)
+    for p in range(P):
+        order[:, p] = (col[p] % P + totem) % P
+    put_rows(st.order, g, order)
+    st.order_pos.reshape(-1)[(g * P)[:, None] + order] = np.arange(P, dtype=np.int8)
+    run.order_known = True
+
+
+def take_turn(run, g, k):
+    """Phase 3 for the k-th seat of the turn order in every game of g (steps 1-5; a game
+    that ends drops out of g at the step where it ends)."""
+    st, P = run.st, run.P
+    a = st.order.reshape(-1).take(g * P + k).astype(np.int64)
+    st.actor[g] = a
+    st.discount[g] = 0
+    st.reveals[g] = 0
+    take_tokens(run, g, a)
+    g, a = reveal(run, g, a)
+    g, a = market.buy(run, g, a)
+    reserve(run, g, a)
+    pressure.pressure_step(run, g, a)
+    st.actor[g] = -1
+
+
+def take_tokens(run, g, a):
+    """Step 1: the tokens shown on the cards above, as far as the supply goes."""
+    st, tb, H = run.st, run.tb, run.H
+    effects.gain_tokens(run, g, a, sum_cols(tb.tokens[st.above.reshape(-1, H).take(g * run.P + a, axis=0)]))
+
+
+def reveal(run, g, a):
+    """Step 2: reveal the cards below: the Fury symbols (then reactions), then the effects.
+    Returns the games still running and their actors."""
+    st, tb, H = run.st, run.tb, run.H
+    gi = g * run.P + a
+    st.revealed.reshape(-1)[gi] = True
+    below = st.below.reshape(-1, H).take(gi, axis=0)
+    F = sum_cols(tb.fury[below])
+    f = np.flatnonzero(F > 0)
+    if len(f):
+        gf, af, Ff = g[f], a[f], F[f]
+        effects.gain_fury(run, gf, af, Ff)
+        run.end_check(gf)
+        live = st.alive.take(gf)
+        effects.reactions(run, gf[live], af[live], TRIGGER["other_fury"], Ff[live])
+        keep = st.alive.take(g)
+        if not keep.all():
+            g, a, below = g[keep], a[keep], below[keep]
+    # reactions only touch other seats' cards, but read the cards again if any can run
+    return own_effects(run, g, a, None if tb.has_reactions else below)
+
+
+def reserve(run, g, a):
+    """Step 4: the tokens above the animal's reserve go back to the supply."""
+    st, tb = run.st, run.tb
+    gi = g * run.P + a
+    limit = tb.reserve[st.animal.reshape(-1).take(gi)]
+    tf = st.tokens.reshape(-1)
+    tokens = tf.take(gi)
+    excess = np.maximum(tokens - limit, 0)
+    tf[gi] = tokens - excess
+    st.supply[g] += excess
+
+
+def own_effects(run, g, a, cards):
+    """Step 2b: the own-turn effects below (`cards`, (G, H) placement order), in the
+    ORDER chosen (section 5.2)."""
+    st, tb, H = run.st, run.tb, run.H
+    G = len(g)
+    if G == 0:
+        return g, a
+    if cards is None:
+        cards = st.below.reshape(-1, H).take(g * run.P + a, axis=0)
+    fx = tb.own_fx[cards]
+    n_fx = sum_cols(fx)
+    # the effect cards first, in placement order, then -1
+    code = bitmask(fx)
+    ext = np.full((G, H + 1), -1, np.int16)
+    ext[:, :H] = cards
+    E = ext.reshape(-1).take((np.arange(G) * (H + 1))[:, None] + run._effects_first.take(code, axis=0))
+    several = np.flatnonzero(n_fx >= 2)
+    if len(several):
+        gs, as_, ns = g[several], a[several], n_fx[several]
+        n_opt = np.array([math.factorial(n) for n in range(H + 1)])[ns]
+        pick = run.decide("ORDER", gs, as_, n=n_opt, info={"cards": E[several, :H]})
+        turned = pick != 0                # option 0 keeps the placement order
+        if turned.any():
+            for n in np.unique(ns[turned]).tolist():
+                sel = turned & (ns == n)
+                perm = run.tb.perms[n][pick[sel]]                   # (g_n, n)
+                rows = several[sel]
+                E[rows, :n] = np.take_along_axis(E[rows, :n], perm.astype(np.int64), axis=1)
+    for j in range(int(n_fx.max())):
+        sel = (j < n_fx) & st.alive.take(g)
+        if not sel.any():
+            continue
+        gj, aj, card = g[sel], a[sel], E[:, j][sel]
+        ok = effects.condition_holds(run, gj, aj, tb.cond[card])
+        opt = np.flatnonzero(ok & tb.optional[card])
+        if len(opt):
+            ok[opt] = optional(run, gj[opt], aj[opt], card[opt]) == 1
+        if not ok.all():
+            gj, aj, card = gj[ok], aj[ok], card[ok]
+        t = effects.resolve_effect(run, gj, aj, tb.verb[card], tb.amount[card], tb.target[card],
+                                   np.zeros(len(gj), np.int16))
+        more = np.flatnonzero(tb.more[card] > 0)
+        if len(more):
+            effects.take_more(run, gj[more], aj[more], card[more], t[more])
+        discard_symbol(run, gj, aj, card)
+        run.end_check(gj)
+    keep = st.alive.take(g)
+    if keep.all():
+        return g, a
+    return g[keep], a[keep]
+
+
+def optional(run, g, a, card):
+    return run.decide("OPTIONAL", g, a, n=2, info={"card": card})
+
+
+def discard_symbol(run, g, a, card):
+    """An activated card with the discard symbol leaves the board at once."""
+    st, H = run.st, run.H
+    d = run.tb.discard_sym[card]
+    if not d.any():
+        return
+    if not d.all():
+        g, a, card = g[d], a[d], card[d]
+    gi = g * run.P + a
+    slot = (st.below.reshape(-1, H).take(gi, axis=0) == card[:, None]).argmax(axis=1)
+    st.below.reshape(-1)[gi * H + slot] = -1
+    if run.rs["discard_symbol_to"] == "common":
+        piles.to_common(run, g, card)
+    else:
+        piles.to_own_discard(run, g, a, card)

@@ -1,0 +1,135 @@
+"""Events and Pressure tokens over the batch (contract 5.3)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import effects, piles
+from .arrays import any_cols
+from .state import PKIND
+
+def ignore_event(run, g, verb, T) -> np.ndarray:
+    """Section 5.3: the Totem holder among the targets may ignore the Event."""
+    st = run.st
+    holder = st.totem.take(g).astype(np.int64)
+    hit = any_cols(T == holder[:, None])
+    if hit.any():
+        h = np.flatnonzero(hit)
+        ignore = run.decide("IGNORE_EVENT", g[h], holder[h], n=2, info={"verb": verb[h]}) == 1
+        rows = h[ignore]
+        T[rows] = np.where(T[rows] == holder[rows, None], -1, T[rows])
+    return T
+
+
+def draw_event(run, g, a):
+    """draw_event: the top Event (reshuffle the Event discards if needed), resolve, discard."""
+    st, tb = run.st, run.tb
+    empty = (st.n_event.take(g) == 0) & (st.n_event_discard.take(g) > 0)
+    if empty.any():
+        piles.reshuffle_events(run, g[empty])
+    has = st.n_event.take(g) > 0
+    if not has.all():
+        g, a = g[has], a[has]
+    if len(g) == 0:
+        return
+    V = st.event_deck.shape[1]
+    k = st.n_event.take(g) - 1
+    ef = st.event_deck.reshape(-1)
+    ev = ef.take(g * V + k)
+    ef[g * V + k] = -1
+    st.n_event[g] = k
+    effects.resolve(run, g, a, tb.ev_verb[ev], tb.ev_amount[ev], tb.ev_target[ev], tb.ev_cond[ev],
+                 np.zeros(len(g), np.int16), event=True)
+    k = st.n_event_discard.take(g)
+    st.event_discard.reshape(-1)[g * V + k] = ev
+    st.n_event_discard[g] = k + 1
+
+
+def reveal_pressure(run, g, a):
+    """reveal_pressure: own turn only, within pressure_per_turn; lowest space >= pawn,
+    else the lowest face-down token."""
+    st = run.st
+    own = (st.actor.take(g) == a) & (st.reveals.take(g) < run.rs["pressure_per_turn"])
+    if not own.all():
+        g, a = g[own], a[own]
+    if len(g) == 0 or st.p_space.shape[1] == 0:   # no Pressure tokens in this game
+        return
+    space = st.p_space.take(g, axis=0).astype(np.int64)
+    face_down = (st.p_token.take(g, axis=0) >= 0) & ~st.p_revealed.take(g, axis=0)
+    ahead = space >= st.pos.reshape(-1).take(g * run.P + a)[:, None]
+    big = 1 << 20
+    rank = np.where(face_down, np.where(ahead, space, space + big), 4 * big)
+    slot = rank.argmin(axis=1)
+    found = face_down[np.arange(len(g)), slot]
+    if found.any():
+        activate_pressure(run, g[found], a[found], slot[found])
+
+
+def activate_pressure(run, g, a, slot):
+    """Section 5.3: reveal the token (it stays face up) and do what it says."""
+    st, tb = run.st, run.tb
+    gs = g * st.p_token.shape[1] + slot
+    st.p_revealed.reshape(-1)[gs] = True
+    st.reveals[g] += 1
+    token = st.p_token.reshape(-1).take(gs)
+    kind = tb.pressure_kind[token]
+    meteor = kind == PKIND["meteor"]
+    if meteor.any():
+        draw_event(run, g[meteor], a[meteor])
+    tof = np.flatnonzero(kind == PKIND["totem_or_fury"])
+    if len(tof):
+        gt, at = g[tof], a[tof]
+        holds = st.totem.take(gt) == at
+        fury = run.decide("TOTEM_OR_FURY", gt, at, n=2, info={"holds_totem": holds}) == 1
+        st.totem[gt[~fury]] = at[~fury]
+        if fury.any():
+            effects.gain_fury(run, gt[fury], at[fury], tb.pressure_fury[token[tof][fury]])
+    swap = kind == PKIND["swap_above"]
+    if swap.any():
+        swap_above(run, g[swap], a[swap])
+
+
+def swap_above(run, g, a):
+    """SWAP_ABOVE: (own above index, other seat, its above index), lexicographic."""
+    st, H, P = run.st, run.H, run.P
+    G = len(g)
+    others = effects.others(run, a)
+    rows = st.above.reshape(-1, H)
+    own = rows.take(g * P + a, axis=0)                                    # (G, H)
+    theirs = rows.take(((g * P)[:, None] + others).reshape(-1), axis=0).reshape(G, P - 1, H)
+    own_b = np.broadcast_to(own[:, :, None, None], (G, H, P - 1, H))
+    their_b = np.broadcast_to(theirs[:, None, :, :], (G, H, P - 1, H))
+    valid = ((own_b >= 0) & (their_b >= 0)).reshape(G, -1)
+    can = valid.any(axis=1)
+    if not can.any():
+        return
+    g, a, others, valid = g[can], a[can], others[can], valid[can]
+    own_c = own_b[can].reshape(len(g), -1)
+    their_c = their_b[can].reshape(len(g), -1)
+    col = run.decide("SWAP_ABOVE", g, a, valid=valid, info={"own": own_c, "theirs": their_c})
+    q, k, r = col // ((P - 1) * H), (col // H) % (P - 1), col % H
+    o = others[np.arange(len(g)), k]
+    af = st.above.reshape(-1)
+    mi, ti = (g * P + a) * H + q, (g * P + o) * H + r
+    mine, their = af.take(mi), af.take(ti)
+    af[mi] = their
+    af[ti] = mine
+
+
+def pressure_step(run, g, a):
+    """Step 5: the face-down token under the actor's pawn, if this turn may still reveal one."""
+    st, P = run.st, run.P
+    if st.p_space.shape[1] == 0:
+        return
+    # only pawns on a space that holds a Pressure token in some game can reveal one
+    near = run.pressure_spaces()[st.pos.reshape(-1).take(g * P + a)] & (st.reveals.take(g) < run.rs["pressure_per_turn"])
+    if not near.any():
+        return
+    gn, an = g[near], a[near]
+    pos = st.pos.reshape(-1).take(gn * P + an)
+    here = ((st.p_space.take(gn, axis=0) == pos[:, None]) & (st.p_token.take(gn, axis=0) >= 0)
+            & ~st.p_revealed.take(gn, axis=0))
+    hit = any_cols(here)
+    if hit.any():
+        gh, ah = gn[hit], an[hit]
+        activate_pressure(run, gh, ah, here[hit].argmax(axis=1))
+        run.end_check(gh)

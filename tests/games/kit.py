@@ -1,0 +1,85 @@
+"""The shared checks' helpers: every registered game, its variants, its bots, its outcomes.
+
+Nothing here names a game: a game added to simcore.games.GAMES gets every check of
+tests/games/ with no new test code (the pattern of scikit-learn's check_estimator).
+"""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from simcore.games import GAMES, get_game
+from simcore.runner import check_spec, run_chunk
+from strategies.registry import bot_names, make_bots
+
+OUTCOME_KEYS = ("score", "winner", "rounds", "end_reason", "faction", "acquired")
+
+
+def variants(game: str) -> list[str]:
+    return list(get_game(game).data.load().variants)
+
+
+def game_variants() -> list[tuple[str, str]]:
+    """Every (game, variant) pair, for parametrising."""
+    return [(g, v) for g in GAMES for v in variants(g)]
+
+
+def player_counts(game: str, variant: str = "default") -> list[int]:
+    rs = get_game(game).data.load(variant)
+    lo, hi = get_game(game).player_range(rs)
+    return list(range(lo, hi + 1))
+
+
+def four_or_nearest(game: str, variant: str = "default") -> int:
+    counts = player_counts(game, variant)
+    return min(counts, key=lambda n: abs(n - 4))
+
+
+def default_bots(game: str, players: int):
+    return make_bots(game, get_game(game).default_bot, players)
+
+
+def mixed_bots(game: str, players: int):
+    """Every registered bot of the game in turn around the table (the default bot first)."""
+    names = bot_names(game)
+    first = get_game(game).default_bot
+    order = [first] + [n for n in names if n != first and n != "script"]
+    return make_bots(game, [order[s % len(order)] for s in range(players)], players)
+
+
+def outcome_row(out: dict, i: int | None = None) -> dict:
+    """One game's outcome as plain lists (i: the game's row in a batch outcome)."""
+    row = {}
+    for k in OUTCOME_KEYS:
+        v = np.asarray(out[k])
+        row[k] = (v[i] if i is not None else v).tolist()
+    for k, v in out.get("extra", {}).items():
+        v = np.asarray(v)
+        row[f"extra.{k}"] = (v[i] if i is not None else v).tolist()
+    return row
+
+
+def assert_engines_agree(game: str, variant: str, players: int, bots, seed: int, games) -> None:
+    """Batch engine and reference engine: identical outcomes, game by game."""
+    g = get_game(game)
+    rs = g.data.load(variant)
+    games = np.asarray(list(games), dtype=np.int64)
+    batch = g.play_batch(rs, players, bots, seed, games)
+    for i, k in enumerate(games):
+        ref = outcome_row(g.play_one(rs, players, bots, seed, int(k)))
+        got = outcome_row(batch, i)
+        diff = [key for key in ref if ref[key] != got.get(key)]
+        assert not diff, (f"{game}/{variant} game {k} ({players}p, {[b.name for b in bots]}): "
+                          + "; ".join(f"{key}: batch {got.get(key)} != reference {ref[key]}" for key in diff))
+
+
+def rows(game: str, variant: str, players: int, bots, seed: int, start: int, stop: int):
+    rs = get_game(game).data.load(variant)
+    spec = check_spec(rs, bots, players, None, seed)
+    return run_chunk(spec, start, stop)[0]
+
+
+def rows_digest(df) -> str:
+    """sha256 of per-game rows, independent of polars' binary formats: CSV text, sorted by game."""
+    return hashlib.sha256(df.sort("game").write_csv().encode()).hexdigest()

@@ -1,0 +1,37 @@
+"""Every game: the batch engine and the reference engine play the same games, game by game."""
+import pytest
+
+from simcore.games import GAMES
+
+from .kit import (assert_engines_agree, default_bots, four_or_nearest, game_variants, mixed_bots,
+                  player_counts)
+
+GAMES_PER_COUNT = 2000
+
+
+@pytest.mark.parametrize("game,variant", game_variants())
+def test_engines_agree_on_seeded_games_for_every_player_count(game, variant):
+    for players in player_counts(game, variant):
+        assert_engines_agree(game, variant, players, default_bots(game, players), seed=100 + players,
+                             games=range(GAMES_PER_COUNT))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_engines_agree_with_every_bot_at_the_table(game):
+    players = four_or_nearest(game)
+    assert_engines_agree(game, "default", players, mixed_bots(game, players), seed=7, games=range(500))
+
+
+def _agree_block(game, players, seed, start):
+    assert_engines_agree(game, "default", players, mixed_bots(game, players), seed, range(start, start + 2500))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_engines_agree_on_100000_games(game):
+    """100,000 seeded games spread over the player counts, checked in 2 processes."""
+    from joblib import Parallel, delayed
+    counts = player_counts(game)
+    per_count = -(-100_000 // len(counts))
+    blocks = [(p, s) for p in counts for s in range(0, per_count, 2500)]
+    Parallel(n_jobs=2)(delayed(_agree_block)(game, p, 1000 + p, s) for p, s in blocks)
