@@ -7,18 +7,20 @@ answers, doubling or draws). Ties go to the lowest option index.
 """
 from __future__ import annotations
 
-from simcore.games.capybara.codes import (CANCEL, D_ACTION, D_CANCEL, D_COMPLETE,
+from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, D_ACTION, D_CANCEL, D_COMPLETE,
                                           D_COPY_TOKENS, D_CROWN_COMPLETE, D_DISCARD_PLACE,
                                           D_DOUBLE, D_GATHER, D_LOCK, D_NEXT_CARD, D_OPENING,
-                                          D_PEEK, D_PLACE, D_PLACE_OTHERS)
+                                          D_PEEK, D_PLACE, D_PLACE_OTHERS, LOCK, PLACE,
+                                          PLACE_OTHERS)
 from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DECLARED, C_DEPTH,
                                               C_EFFECT, C_OPT_A, C_OPT_B, C_SLOT, effect_decision,
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
-                                          O_SLOT, O_SUP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
+                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_P, T_CCOL, T_CEFF)
-from simcore.games.capybara.table import apply_tokens, effect_options, evaluate, leader, place, sim_take, to_sim
+from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, place, sim_take,
+                                          to_sim)
 
 from .values import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
 
@@ -32,10 +34,110 @@ def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
 
 
 @kernel
-def after_place(g, rk, s, x, i, k):
-    to_sim(g, rk)
-    place(g, rk, True, x, i, k)
-    return evaluate(g, rk, True, s)
+def scratch(rk):
+    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames."""
+    at = rk[O_TMP] + 2 * rk[R_N]
+    return at, at + rk[R_M]
+
+
+@kernel
+def row_value(g, rk, i, s, add):
+    """V_i with g[add + x] more tokens of each seat x on slot i (add < 0: none)."""
+    P = rk[R_P]
+    f = g[rk[O_SFAT] + i]
+    if f == 0:
+        return 0
+    ot = rk[O_TOK] + i * P
+    best, count = 0, 0
+    for x in range(P):
+        t = g[ot + x] + (g[add + x] if add >= 0 else 0)
+        if t > best:
+            best, count = t, 1
+        elif t == best:
+            count += 1
+    if best == 0:
+        return 0
+    lead = 2 if count == 1 else 1
+    t = g[ot + s] + (g[add + s] if add >= 0 else 0)
+    v = (P - 1) * lead if t == best else 0
+    for x in range(P):
+        if x != s and g[ot + x] + (g[add + x] if add >= 0 else 0) == best:
+            v -= lead
+    return f * v
+
+
+@kernel
+def values_now(g, rk, s):
+    """Fill V_i for every slot; return E(s) now."""
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    e = 0
+    for x in range(P):
+        e += 2 * g[rk[O_TFAT] + x] * (P - 1 if x == s else -1)
+    for i in range(m):
+        g[vv + i] = row_value(g, rk, i, s, -1)
+        e += g[vv + i]
+    return e
+
+
+@kernel
+def clear_add(g, rk):
+    _, add = scratch(rk)
+    for x in range(rk[R_P]):
+        g[add + x] = 0
+    return add
+
+
+@kernel
+def place_e(g, rk, s, now, x, i, k):
+    """E(s) after seat x places k tokens on slot i (limited by its supply)."""
+    vv, _ = scratch(rk)
+    add = clear_add(g, rk)
+    g[add + x] = min(k, g[rk[O_SUP] + x])
+    return now - g[vv + i] + row_value(g, rk, i, s, add)
+
+
+@kernel
+def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
+    """E(s) after option (a, b) of an effect (contract 13's "after o")."""
+    P = rk[R_P]
+    vv, _ = scratch(rk)
+    if eff == PLACE:
+        return place_e(g, rk, s, now, a, b, amount * mult(g, rk, b, eff))
+    if eff == PLACE_OTHERS or eff == COPY_TOKENS:
+        add = clear_add(g, rk)
+        i = a if eff == PLACE_OTHERS else b
+        k = amount * mult(g, rk, a, eff)
+        for j in range(P):
+            x = (actor + j) % P
+            if eff == PLACE_OTHERS:
+                if j > 0:
+                    g[add + x] = min(k, g[rk[O_SUP] + x])
+            else:
+                c = g[rk[O_TOK] + a * P + x]
+                if amount > 0:
+                    c = min(c, amount)
+                g[add + x] = min(c, g[rk[O_SUP] + x])
+        return now - g[vv + i] + row_value(g, rk, i, s, add)
+    if eff == COMPLETE:
+        L = leader(g, rk, rk[O_TOK], a)
+        return now - g[vv + a] + 2 * g[rk[O_SFAT] + a] * (P - 1 if L == s else -1)
+    if eff == GATHER:
+        # every removable token of seat a moves onto slot b: those slots' V_i change
+        add = clear_add(g, rk)
+        e, moved = now, 0
+        for i in range(rk[R_M]):
+            t = g[rk[O_TOK] + i * P + a]
+            if i != b and t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+                g[add + a] = -t
+                e += row_value(g, rk, i, s, add) - g[vv + i]
+                moved += t
+        g[add + a] = moved
+        return e - g[vv + b] + row_value(g, rk, b, s, add)
+    if eff == LOCK:
+        return now
+    return after_effect(g, rk, s, eff, amount, colour, actor, a, b)
+
 
 
 @kernel
@@ -46,7 +148,7 @@ def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
     n = effect_options(g, rk, eff, colour, actor, oo)
     best, arg = now, 0
     for k in range(n):
-        e = after_effect(g, rk, s, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
+        e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
         if k == 0 or e < best:
             best, arg = e, k
     return best, arg, n
@@ -63,7 +165,7 @@ def best_discard_place(g, rk, s, now):
             continue
         for i in range(m):
             if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0:
-                e = after_place(g, rk, s, x, i, rk[R_DISCARD_PLACE])
+                e = place_e(g, rk, s, now, x, i, rk[R_DISCARD_PLACE])
                 if not any_ or e < best:
                     best, any_ = e, True
     return best
@@ -129,15 +231,15 @@ def decide_greedy(g, rk, kind, s, n):
     P = rk[R_P]
     ctx = rk[O_CTX]
     oo = rk[O_OPTS]
-    now = evaluate(g, rk, False, s)
+    now = values_now(g, rk, s)
     if kind == D_OPENING or kind == D_DISCARD_PLACE:
         k_tok = rk[R_OPENING] if kind == D_OPENING else rk[R_DISCARD_PLACE]
         best, arg = now, 0
         for k in range(n):
             if kind == D_OPENING:
-                e = after_place(g, rk, s, s, g[oo + 2 * k], k_tok)
+                e = place_e(g, rk, s, now, s, g[oo + 2 * k], k_tok)
             else:
-                e = after_place(g, rk, s, g[oo + 2 * k], g[oo + 2 * k + 1], k_tok)
+                e = place_e(g, rk, s, now, g[oo + 2 * k], g[oo + 2 * k + 1], k_tok)
             if k == 0 or e < best:
                 best, arg = e, k
         return arg
@@ -148,7 +250,7 @@ def decide_greedy(g, rk, kind, s, n):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
         best, arg = now, 0
         for k in range(n):
-            e = after_effect(g, rk, s, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
+            e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
             if k == 0 or e < best:
                 best, arg = e, k
         return arg
@@ -176,8 +278,8 @@ def decide_greedy(g, rk, kind, s, n):
     if kind == D_CANCEL:
         value = 0
         if g[ctx + C_DECLARED]:
-            value = after_effect(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
-                                 g[ctx + C_ACTOR], g[ctx + C_OPT_A], g[ctx + C_OPT_B]) - now
+            value = option_e(g, rk, s, now, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
+                             g[ctx + C_ACTOR], g[ctx + C_OPT_A], g[ctx + C_OPT_B]) - now
         if g[ctx + C_DEPTH] % 2 == 1:
             value = -value
         return 1 if value >= 2 * (P - 1) * GREEDY_CANCEL_FATIGUE else 0
@@ -192,7 +294,7 @@ def decide_greedy(g, rk, kind, s, n):
         for j in (i - 1, i + 1):
             if 0 <= j < rk[R_M] and g[rk[O_SLOT] + j] >= 0:
                 sim_take(g, rk, j)
-        return 1 if evaluate(g, rk, True, s) < now else 0
+        return 1 if evaluate(g, rk, True, s) < evaluate(g, rk, False, s) else 0
     if kind == D_PEEK:
         return peek_choice(g, rk, s)
     return 0

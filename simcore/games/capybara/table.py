@@ -88,24 +88,38 @@ def mult(g, rk, i, eff):
 
 
 @kernel
+def targets(g, rk, colour):
+    """Bit i set iff slot i is a placement target for a card of `colour`."""
+    mask = 0
+    for i in range(rk[R_M]):
+        if is_target(g, rk, i, colour):
+            mask |= 1 << i
+    return mask
+
+
+@kernel
 def effect_options(g, rk, eff, colour, actor, oo):
     """Contract 5's option list of `eff` for a card of `colour` played by `actor`, written as
     rows (a, b) at g[oo:]; returns their number (0: the effect does nothing)."""
     P, m = rk[R_P], rk[R_M]
     ot, os = rk[O_TOK], rk[O_SUP]
     n = 0
+    if eff == PLACE or eff == PLACE_OTHERS or eff == GATHER or eff == COPY_TOKENS:
+        tg = targets(g, rk, colour)
+        if tg == 0:
+            return 0
     if eff == PLACE:
         for j in range(P):
             x = (actor + j) % P
             if g[os + x] >= 1:
                 for i in range(m):
-                    if is_target(g, rk, i, colour):
+                    if (tg >> i) & 1:
                         g[oo + 2 * n] = x
                         g[oo + 2 * n + 1] = i
                         n += 1
     elif eff == PLACE_OTHERS or eff == LOCK:
         for i in range(m):
-            if (eff == LOCK and g[rk[O_SLOT] + i] >= 0) or (eff == PLACE_OTHERS and is_target(g, rk, i, colour)):
+            if (eff == LOCK and g[rk[O_SLOT] + i] >= 0) or (eff == PLACE_OTHERS and (tg >> i) & 1):
                 g[oo + 2 * n] = i
                 g[oo + 2 * n + 1] = -1
                 n += 1
@@ -116,15 +130,19 @@ def effect_options(g, rk, eff, colour, actor, oo):
                 g[oo + 2 * n + 1] = -1
                 n += 1
     elif eff == GATHER:
+        removable = 0
+        for i in range(m):
+            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+                removable |= 1 << i
         for j in range(P):
             x = (actor + j) % P
             has = False
             for i in range(m):
-                if g[ot + i * P + x] > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+                if (removable >> i) & 1 and g[ot + i * P + x] > 0:
                     has = True
             if has:
                 for i in range(m):
-                    if is_target(g, rk, i, colour):
+                    if (tg >> i) & 1:
                         g[oo + 2 * n] = x
                         g[oo + 2 * n + 1] = i
                         n += 1
@@ -138,7 +156,7 @@ def effect_options(g, rk, eff, colour, actor, oo):
             if tot == 0:
                 continue
             for i in range(m):
-                if i != src and is_target(g, rk, i, colour):
+                if i != src and (tg >> i) & 1:
                     g[oo + 2 * n] = src
                     g[oo + 2 * n + 1] = i
                     n += 1
