@@ -61,7 +61,8 @@ class CapybaraGame:
 
     def warmup(self, rs, bots) -> None:
         """Compile (or load from the cache) the engine and these bots: one tiny game."""
-        self.play_batch(rs, len(bots), bots, 0, np.zeros(1, np.int64))
+        from .rules import warmup
+        warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
 
     def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
         from .reference import new_state

@@ -46,7 +46,7 @@ def _announce() -> None:
     """One line on stderr when this source hash has no cache yet (a real compile)."""
     global _announced
     if not _announced and not CACHE_DIR.is_dir():
-        print("capybara: compiling the batch engine and bots (once per source version, ~30 s)",
+        print("capybara: compiling the batch engine and bots (once per source version, ~40 s of CPU)",
               file=sys.stderr, flush=True)
     _announced = True
 

@@ -60,6 +60,17 @@ def check_error(err: int, game: int) -> None:
         raise RuntimeError(f"capybara game {game} did not end (engine bug)")
 
 
+def warmup(rs, players, policies) -> None:
+    """Compile (or load from the cache) the engine by playing one game; a script that runs
+    out just stops it (its error is not a user's here)."""
+    from .turn import play_games
+    rk, g, u, pol = _pack(rs, players, list(policies), 0)
+    E = int(rk[R_E])
+    z = np.zeros((1, players), np.int64)
+    play_games(g, rk, u, pol, np.zeros(1, np.int64), z, z.copy(), z.copy(), np.zeros((1, players), np.bool_),
+               np.zeros((1, players, E), np.int64), np.zeros((1, 5), np.int64))
+
+
 def play_batch(rs, players, policies, seed, games) -> dict:
     """Play games `games` (int64 game indices) to the end; contract section 11's outcome."""
     from .turn import play_games
