@@ -7,7 +7,7 @@ answers, doubling or draws). Ties go to the lowest option index.
 """
 from __future__ import annotations
 
-from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, D_ACTION, D_CANCEL, D_COMPLETE,
+from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, SYM_BANNED, D_ACTION, D_CANCEL, D_COMPLETE,
                                           D_COPY_TOKENS, D_CROWN_COMPLETE, D_DISCARD_PLACE,
                                           D_DOUBLE, D_GATHER, D_LOCK, D_NEXT_CARD, D_OPENING,
                                           D_PEEK, D_PLACE, D_PLACE_OTHERS, LOCK, PLACE,
@@ -19,7 +19,7 @@ from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_P, T_CCOL, T_CEFF)
-from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, place, sim_take,
+from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, place, sim_take,
                                           to_sim)
 
 from .values import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
@@ -257,10 +257,30 @@ def decide_greedy(g, rk, kind, s, n):
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
         best, arg = now, 0
+        # cards with the same effective effect (and colour, when a banned_colour strike is
+        # out) score the same: each is scored once, remembered in the memo rows
+        banned = False
+        for i in range(rk[R_M]):
+            if symbol(g, rk, i) == SYM_BANNED:
+                banned = True
+        _, add = scratch(rk)
+        memo, n_memo = add + P, 0
         for k in range(n):
             card = g[oo + 2 * k + 1]
             if g[oo + 2 * k] == 0:
-                e = card_best(g, rk, s, card, now)
+                eff, amount = effective_effect(g, rk, card)
+                colour = rk[rk[T_CCOL] + card] if banned else -1
+                e, found = 0, False
+                for r in range(n_memo):
+                    at = memo + 4 * r
+                    if g[at] == eff and g[at + 1] == amount and g[at + 2] == colour:
+                        e, found = g[at + 3], True
+                        break
+                if not found:
+                    e = card_best(g, rk, s, card, now)
+                    at = memo + 4 * n_memo
+                    g[at], g[at + 1], g[at + 2], g[at + 3] = eff, amount, colour, e
+                    n_memo += 1
             else:
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:

@@ -18,7 +18,8 @@ A policy is one compiled C-callable function per seat, `jit.DECIDE_SIG`:
   played), C_SLOT = the crown slot (CROWN_COMPLETE) or k (PEEK: the top k cards of the
   deck at g[rk[O_DECK] + g[G_DTOP]:]).
 A policy may write the look-ahead arrays (O_TOK2, O_SUP2, O_SFAT2, O_TFAT2), O_OPTS2 and
-its own script position (O_SPOS); nothing else. It reports a scripted-choice mismatch by
+its own script position (O_SPOS) and the scratch words g[rk[O_TMP] + 2 N:]
+(N = rk[R_N]; m + P + 4 N of them); nothing else. It reports a scripted-choice mismatch by
 setting g[G_ERR] (codes.ERR_*).
 """
 from __future__ import annotations

@@ -91,7 +91,9 @@ def pack_rules(rs, players: int) -> np.ndarray:
              (O_TAKEN, P * S), (O_TAKEN_N, P), (O_TFAT, P), (O_SFAT, m), (O_PLAYED, P * len(names)),
              (O_DCNT, P), (O_TPLAY, N), (O_ANS, N), (O_OPTS, 2 * K), (O_CTX, CTX),
              (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P), (O_SPOS, P), (O_TOK2, m * P), (O_SUP2, P),
-             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N), (O_TMP, 2 * (N + R + S))]
+             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N),
+             # engine scratch (setup, answer frames: the first 2 (N + R + S) words), then the policies'
+             (O_TMP, 2 * (N + R + S) + m + P + 4 * N)]
     at = G_HEADER
     for o, n in sizes:
         head[o] = at
