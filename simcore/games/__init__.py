@@ -16,7 +16,7 @@ import importlib
 
 from ..errors import UserError
 
-GAMES = ("evolversi", "evolution")
+GAMES = ("evolversi", "evolution", "capybara")
 
 
 def get_game(name: str):

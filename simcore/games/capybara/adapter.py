@@ -1,0 +1,88 @@
+"""What the runner and the command line need to know about Ernesto Capybara, in one place.
+
+The batch engine is rules.py (compiled); play_one / new_state / run_state("reference")
+call the reference engine (reference.py) with the fixed signatures of the engine brief.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import UserError
+from .codes import END_REASONS
+from .schema import GAME_DATA
+from .state import entity_names
+
+
+def _common(out: dict, squeeze: bool) -> dict:
+    def one(a):
+        return np.asarray(a)[0] if squeeze and np.ndim(a) > 0 and np.shape(a)[0] == 1 else a
+    return {"score": out["fatigue"], "winner": out["winner"], "rounds": out["rounds"],
+            "end_reason": out["end_reason"], "faction": out.get("faction"), "acquired": out["played"],
+            "extra": {k: out[k] for k in ("turns", "revolutions", "boxed") if k in out}}
+
+
+class CapybaraGame:
+    name = "capybara"
+    title = "Ernesto Capybara"
+    data = GAME_DATA
+    default_bot = "greedy"
+    has_factions = False
+    faction_label = "seat"
+    score_label = "fatigue"
+    entity_kind = "card"
+    end_reasons = END_REASONS
+
+    def factions(self, rs) -> list[str]:
+        return [f"seat {s}" for s in range(rs["players_max"])]
+
+    def entities(self, rs) -> list[str]:
+        return entity_names(rs)
+
+    def player_range(self, rs) -> tuple[int, int]:
+        return rs["players_min"], rs["players_max"]
+
+    def resolve_factions(self, rs, factions, players: int):
+        if factions is not None:
+            raise UserError("capybara has no factions (seats only)", key="factions")
+        return None
+
+    def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
+        from .rules import play_batch
+        out = play_batch(rs, players, [b.batch_policy(rs) for b in bots], seed,
+                         np.asarray(games, dtype=np.int64))
+        return _common(out, False)
+
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
+        from .reference import play_one
+        out = dict(play_one(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                            log=log))
+        out.setdefault("faction", np.arange(players))
+        return _common(out, True)
+
+    def warmup(self, rs, bots) -> None:
+        """Compile (or load from the cache) the engine and these bots: one tiny game."""
+        from .rules import warmup
+        warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
+
+    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+        from .reference import new_state
+        return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
+
+    def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
+        if choices:
+            raise ValueError("capybara takes scripted choices inside its script bots, not as choices")
+        seats = state.get("seats") if isinstance(state, dict) else None
+        if not isinstance(seats, list):
+            raise UserError("a game state needs a list of seats", key="state.seats")
+        if bots is None or len(bots) != len(seats):
+            raise UserError(f"needs one bot per seat ({len(seats)}), got {0 if bots is None else len(bots)}",
+                            key="bots")
+        if engine == "batch":
+            from .rules import run_state
+            return run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
+        from .reference import run_state
+        return run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                         until, log=log)
+
+
+GAME = CapybaraGame()

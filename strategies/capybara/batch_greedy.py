@@ -1,0 +1,325 @@
+"""The greedy bot's compiled (batch) form: contract section 13, decision by decision, as a
+C-callable policy of simcore/games/capybara/decisions.py's interface.
+
+"After o" is played on the engine's look-ahead arrays (table.to_sim, apply_tokens with
+sim=True): tokens placed or moved and strikes taken, nothing hidden (no gifts, refills,
+answers, doubling or draws). Ties go to the lowest option index.
+"""
+from __future__ import annotations
+
+from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, SYM_BANNED, D_ACTION, D_CANCEL, D_COMPLETE,
+                                          D_COPY_TOKENS, D_CROWN_COMPLETE, D_DISCARD_PLACE,
+                                          D_DOUBLE, D_GATHER, D_LOCK, D_NEXT_CARD, D_OPENING,
+                                          D_PEEK, D_PLACE, D_PLACE_OTHERS, LOCK, PLACE,
+                                          PLACE_OTHERS)
+from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DECLARED, C_DEPTH,
+                                              C_EFFECT, C_OPT_A, C_OPT_B, C_SLOT, effect_decision,
+                                              effective_effect)
+from simcore.games.capybara.jit import kernel, policy
+from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
+                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
+                                          R_P, T_CCOL, T_CEFF)
+from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, place, sim_take,
+                                          to_sim)
+
+from .values import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
+
+
+@kernel
+def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
+    """E(s) after option (a, b) of an effect."""
+    to_sim(g, rk)
+    apply_tokens(g, rk, True, eff, amount, colour, actor, a, b)
+    return evaluate(g, rk, True, s)
+
+
+@kernel
+def scratch(rk):
+    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames."""
+    at = rk[O_TMP] + 2 * rk[R_N]
+    return at, at + rk[R_M]
+
+
+@kernel
+def row_value(g, rk, i, s, add):
+    """V_i with g[add + x] more tokens of each seat x on slot i (add < 0: none)."""
+    P = rk[R_P]
+    f = g[rk[O_SFAT] + i]
+    if f == 0:
+        return 0
+    ot = rk[O_TOK] + i * P
+    best, count = 0, 0
+    for x in range(P):
+        t = g[ot + x] + (g[add + x] if add >= 0 else 0)
+        if t > best:
+            best, count = t, 1
+        elif t == best:
+            count += 1
+    if best == 0:
+        return 0
+    lead = 2 if count == 1 else 1
+    t = g[ot + s] + (g[add + s] if add >= 0 else 0)
+    v = (P - 1) * lead if t == best else 0
+    for x in range(P):
+        if x != s and g[ot + x] + (g[add + x] if add >= 0 else 0) == best:
+            v -= lead
+    return f * v
+
+
+@kernel
+def values_now(g, rk, s):
+    """Fill V_i for every slot; return E(s) now."""
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    e = 0
+    for x in range(P):
+        e += 2 * g[rk[O_TFAT] + x] * (P - 1 if x == s else -1)
+    for i in range(m):
+        g[vv + i] = row_value(g, rk, i, s, -1)
+        e += g[vv + i]
+    return e
+
+
+@kernel
+def clear_add(g, rk):
+    _, add = scratch(rk)
+    for x in range(rk[R_P]):
+        g[add + x] = 0
+    return add
+
+
+@kernel
+def place_e(g, rk, s, now, x, i, k):
+    """E(s) after seat x places k tokens on slot i (limited by its supply)."""
+    vv, _ = scratch(rk)
+    add = clear_add(g, rk)
+    g[add + x] = min(k, g[rk[O_SUP] + x])
+    return now - g[vv + i] + row_value(g, rk, i, s, add)
+
+
+@kernel
+def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
+    """E(s) after option (a, b) of an effect (contract 13's "after o")."""
+    P = rk[R_P]
+    vv, _ = scratch(rk)
+    if eff == PLACE:
+        return place_e(g, rk, s, now, a, b, amount * mult(g, rk, b, eff))
+    if eff == PLACE_OTHERS or eff == COPY_TOKENS:
+        add = clear_add(g, rk)
+        i = a if eff == PLACE_OTHERS else b
+        k = amount * mult(g, rk, a, eff)
+        for j in range(P):
+            x = (actor + j) % P
+            if eff == PLACE_OTHERS:
+                if j > 0:
+                    g[add + x] = min(k, g[rk[O_SUP] + x])
+            else:
+                c = g[rk[O_TOK] + a * P + x]
+                if amount > 0:
+                    c = min(c, amount)
+                g[add + x] = min(c, g[rk[O_SUP] + x])
+        return now - g[vv + i] + row_value(g, rk, i, s, add)
+    if eff == COMPLETE:
+        L = leader(g, rk, rk[O_TOK], a)
+        return now - g[vv + a] + 2 * g[rk[O_SFAT] + a] * (P - 1 if L == s else -1)
+    if eff == GATHER:
+        # every removable token of seat a moves onto slot b: those slots' V_i change
+        add = clear_add(g, rk)
+        e, moved = now, 0
+        for i in range(rk[R_M]):
+            t = g[rk[O_TOK] + i * P + a]
+            if i != b and t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+                g[add + a] = -t
+                e += row_value(g, rk, i, s, add) - g[vv + i]
+                moved += t
+        g[add + a] = moved
+        return e - g[vv + b] + row_value(g, rk, b, s, add)
+    if eff == LOCK:
+        return now
+    return after_effect(g, rk, s, eff, amount, colour, actor, a, b)
+
+
+
+@kernel
+def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
+    """(lowest E(s) over the effect's options (E now without any), its index, their number)."""
+    if effect_decision(eff) < 0:
+        return now, 0, 0
+    n = effect_options(g, rk, eff, colour, actor, oo)
+    best, arg = now, 0
+    for k in range(n):
+        e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
+        if k == 0 or e < best:
+            best, arg = e, k
+    return best, arg, n
+
+
+@kernel
+def best_discard_place(g, rk, s, now):
+    """Lowest E(s) over the DISCARD_PLACE options (E now if there are none)."""
+    P, m = rk[R_P], rk[R_M]
+    best, any_ = now, False
+    for j in range(P):
+        x = (s + j) % P
+        if g[rk[O_SUP] + x] < 1:
+            continue
+        for i in range(m):
+            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0:
+                e = place_e(g, rk, s, now, x, i, rk[R_DISCARD_PLACE])
+                if not any_ or e < best:
+                    best, any_ = e, True
+    return best
+
+
+@kernel
+def card_best(g, rk, s, card, now):
+    eff, amount = effective_effect(g, rk, card)
+    best, _, _ = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
+    return best
+
+
+@kernel
+def lock_choice(g, rk, s, n):
+    """The first slot led by another seat with the highest fatigue; else option 0."""
+    best, arg = -1, 0
+    for k in range(n):
+        i = g[rk[O_OPTS] + 2 * k]
+        L = leader(g, rk, rk[O_TOK], i)
+        if L >= 0 and L != s and g[rk[O_SFAT] + i] > best:
+            best, arg = g[rk[O_SFAT] + i], k
+    return arg
+
+
+@kernel
+def peek_choice(g, rk, s):
+    """Revolutions first when the others lead more fatigue than s (times P - 1), else last;
+    the rank of that permutation in itertools order."""
+    P, m, N = rk[R_P], rk[R_M], rk[R_N]
+    mine, others = 0, 0
+    for i in range(m):
+        L = leader(g, rk, rk[O_TOK], i)
+        if L == s:
+            mine += g[rk[O_SFAT] + i]
+        elif L >= 0:
+            others += g[rk[O_SFAT] + i]
+    good = others > (P - 1) * mine
+    k = g[rk[O_CTX] + C_SLOT]
+    top = rk[O_DECK] + g[G_DTOP]
+    oo = rk[O_OPTS2]
+    w = 0
+    for first in (True, False):
+        for j in range(k):
+            rev = g[top + j] >= N
+            if rev == (good == first):
+                g[oo + w] = j
+                w += 1
+    rank = 0
+    for j in range(k):
+        smaller = 0
+        for r in range(j + 1, k):
+            if g[oo + r] < g[oo + j]:
+                smaller += 1
+        f = 1
+        for r in range(2, k - j):
+            f *= r
+        rank += smaller * f
+    return rank
+
+
+@kernel
+def decide_greedy(g, rk, kind, s, n):
+    P = rk[R_P]
+    ctx = rk[O_CTX]
+    oo = rk[O_OPTS]
+    now = values_now(g, rk, s)
+    if kind == D_OPENING or kind == D_DISCARD_PLACE:
+        k_tok = rk[R_OPENING] if kind == D_OPENING else rk[R_DISCARD_PLACE]
+        best, arg = now, 0
+        for k in range(n):
+            if kind == D_OPENING:
+                e = place_e(g, rk, s, now, s, g[oo + 2 * k], k_tok)
+            else:
+                e = place_e(g, rk, s, now, g[oo + 2 * k], g[oo + 2 * k + 1], k_tok)
+            if k == 0 or e < best:
+                best, arg = e, k
+        return arg
+    if kind == D_LOCK:
+        return lock_choice(g, rk, s, n)
+    if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
+            or kind == D_COPY_TOKENS):
+        eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
+        best, arg = now, 0
+        for k in range(n):
+            e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
+            if k == 0 or e < best:
+                best, arg = e, k
+        return arg
+    if kind == D_ACTION:
+        disc = best_discard_place(g, rk, s, now)
+        best, arg = now, 0
+        # cards with the same effective effect (and colour, when a banned_colour strike is
+        # out) score the same: each is scored once, remembered in the memo rows
+        banned = False
+        for i in range(rk[R_M]):
+            if symbol(g, rk, i) == SYM_BANNED:
+                banned = True
+        _, add = scratch(rk)
+        memo, n_memo = add + P, 0
+        for k in range(n):
+            card = g[oo + 2 * k + 1]
+            if g[oo + 2 * k] == 0:
+                eff, amount = effective_effect(g, rk, card)
+                colour = rk[rk[T_CCOL] + card] if banned else -1
+                e, found = 0, False
+                for r in range(n_memo):
+                    at = memo + 4 * r
+                    if g[at] == eff and g[at + 1] == amount and g[at + 2] == colour:
+                        e, found = g[at + 3], True
+                        break
+                if not found:
+                    e = card_best(g, rk, s, card, now)
+                    at = memo + 4 * n_memo
+                    g[at], g[at + 1], g[at + 2], g[at + 3] = eff, amount, colour, e
+                    n_memo += 1
+            else:
+                e = disc
+                if rk[rk[T_CEFF] + card] == CANCEL:
+                    e += 2 * (P - 1) * GREEDY_KEEP_CANCEL
+            if k == 0 or e < best:
+                best, arg = e, k
+        return arg
+    if kind == D_NEXT_CARD:
+        best, arg = now, 0
+        for k in range(1, n):
+            e = card_best(g, rk, s, g[oo + 2 * k], now)
+            if e < best:
+                best, arg = e, k
+        return arg
+    if kind == D_CANCEL:
+        value = 0
+        if g[ctx + C_DECLARED]:
+            value = option_e(g, rk, s, now, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
+                             g[ctx + C_ACTOR], g[ctx + C_OPT_A], g[ctx + C_OPT_B]) - now
+        if g[ctx + C_DEPTH] % 2 == 1:
+            value = -value
+        return 1 if value >= 2 * (P - 1) * GREEDY_CANCEL_FATIGUE else 0
+    if kind == D_DOUBLE:
+        best, _, m = best_effect(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
+                                 g[ctx + C_ACTOR], rk[O_OPTS2], now)
+        return 1 if m > 0 and best < now else 0
+    if kind == D_CROWN_COMPLETE:
+        i = g[ctx + C_SLOT]
+        to_sim(g, rk)
+        sim_take(g, rk, i)
+        for j in (i - 1, i + 1):
+            if 0 <= j < rk[R_M] and g[rk[O_SLOT] + j] >= 0:
+                sim_take(g, rk, j)
+        return 1 if evaluate(g, rk, True, s) < evaluate(g, rk, False, s) else 0
+    if kind == D_PEEK:
+        return peek_choice(g, rk, s)
+    return 0
+
+
+@policy
+def greedy_policy(g, rk, kind, seat, n, h):
+    return decide_greedy(g, rk, kind, seat, n)

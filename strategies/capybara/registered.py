@@ -1,0 +1,68 @@
+"""The capybara bots, registered by name (strategies.registry).
+
+The batch engine receives each seat's compiled policy (batch_bots.py, batch_greedy.py:
+simcore/games/capybara/decisions.py's interface); the reference engine each seat's
+one-game policy (reference_bots.py, written with the reference engine).
+"""
+from __future__ import annotations
+
+from simcore.games.capybara.codes import DECISIONS
+from simcore.errors import UserError
+
+from ..registry import register
+
+
+class BatchPolicy:
+    """What the batch engine takes per seat: `decide` (a compiled C-callable policy) and,
+    for a script, its [kind code, option] rows."""
+
+    def __init__(self, decide, script=None):
+        self.decide = decide
+        self.script = script
+
+
+def _reference(name, rs, seat, **options):
+    from .reference_bots import reference_policy
+    return reference_policy(name, rs, seat, **options)
+
+
+@register("capybara", "greedy", doc="takes the option that leaves it the least fatigue (contract 13)")
+class Greedy:
+    def batch(self, rs):
+        from .batch_greedy import greedy_policy
+        return BatchPolicy(greedy_policy)
+
+    def reference(self, rs, seat):
+        return _reference("greedy", rs, seat)
+
+
+@register("capybara", "random", doc="uniform among the legal options")
+class Random:
+    def batch(self, rs):
+        from .batch_bots import random_policy
+        return BatchPolicy(random_policy)
+
+    def reference(self, rs, seat):
+        return _reference("random", rs, seat)
+
+
+@register("capybara", "script", doc="plays the choices a scenario lists for its seat")
+class Script:
+    """`Bot("capybara", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`."""
+
+    def __init__(self, choices=()):
+        self.choices = list(choices or [])
+
+    def batch(self, rs):
+        from .batch_bots import script_policy
+        rows = []
+        for k, c in enumerate(self.choices):
+            kind = c.get("kind") if isinstance(c, dict) else None
+            if kind not in DECISIONS or not isinstance(c.get("option"), int):
+                raise UserError(f"choice {k}: expected {{\"kind\": one of {', '.join(DECISIONS)}, "
+                                f"\"option\": int}}, got {c!r}", key="choices")
+            rows.append((DECISIONS.index(kind), c["option"]))
+        return BatchPolicy(script_policy, rows)
+
+    def reference(self, rs, seat):
+        return _reference("script", rs, seat, choices=self.choices)
