@@ -6,7 +6,7 @@ from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
-from capybara_reference_kit import policies, ruleset
+from .capybara_reference_kit import policies, ruleset
 from simcore.games.capybara import reference, state_io
 
 RULESETS = {v: ruleset(v) for v in ("default", "additional-rules", "boxed-last-resolves", "revolution-bonus-card")}

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from capybara_reference_kit import SCENARIO_DIR, run_doc
+from .capybara_reference_kit import SCENARIO_DIR, run_doc
 
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.json"))
 

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from capybara_reference_kit import load, policies, ruleset, run_doc
+from .capybara_reference_kit import load, policies, ruleset, run_doc
 from simcore import rng
 from simcore.errors import UserError
 from simcore.games.capybara import reference, state_io
