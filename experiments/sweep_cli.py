@@ -71,12 +71,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else run.path / "report.html"
     if out.exists() and out.is_dir():
         raise UserError("is a folder; give a file name for the report", file=str(out))
-    write_report(manifest, games, run.tallies(), out)
+    write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_balance_table(run)
     if missing:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
     print(f"wrote {out}")
     return 0
+
+
+def reference_tables(run) -> dict:
+    """The reference point's ruleset tables (for the verdict's next-step configs), {} if not stored."""
+    import json
+    points = run.manifest.get("points", [])
+    ref = run.manifest.get("reference_point", 0)
+    h = next((p.get("ruleset_hash") for p in points if p.get("index") == ref), None)
+    path = run.path / "rulesets" / f"{h}.json"
+    try:
+        return json.loads(path.read_text()).get("tables", {}) if h else {}
+    except (OSError, ValueError):
+        return {}
 
 
 def print_balance_table(run) -> None:

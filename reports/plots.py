@@ -158,3 +158,23 @@ def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> str:
     ax.set_title("causal check: the same games with the entity removed or replaced", fontsize=10)
     return to_data_uri(fig)
 
+
+
+def change_chart(rows: Sequence[dict], name_key: str, title: str, xlabel: str) -> str:
+    """Paired changes (after - before) with their intervals, one bar per row; red = up, blue = down
+    where the interval excludes zero, grey otherwise."""
+    n = max(len(rows), 1)
+    fig, (ax,) = _figure(8, 1.1 + 0.34 * n)
+    y = np.arange(len(rows))[::-1]
+    eff = np.nan_to_num(np.array([r["change"] for r in rows], dtype=float) * 100)
+    lo = np.nan_to_num(np.array([r["ci_low"] for r in rows], dtype=float) * 100)
+    hi = np.nan_to_num(np.array([r["ci_high"] for r in rows], dtype=float) * 100)
+    colours = [RED if l > 0 else (BLUE if h < 0 else GREY) for l, h in zip(lo, hi)]
+    ax.barh(y, eff, color=colours, alpha=0.7)
+    ax.errorbar(eff, y, xerr=[np.maximum(eff - lo, 0), np.maximum(hi - eff, 0)], fmt="none", ecolor="black",
+                capsize=3, lw=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, [str(r[name_key]) for r in rows])
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    return to_data_uri(fig)
