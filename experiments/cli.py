@@ -139,21 +139,24 @@ def _print_summary(d: dict, game, rs, spec, elapsed: float) -> None:
     print(f"{rs.id} (hash {rs.hash})  players {spec.players}  bots {','.join(b.name for b in spec.bots)}  seed {spec.seed}")
     print(f"{d['games']} games in {elapsed:.2f} s ({d['games'] / max(elapsed, 1e-9):,.0f} games/s)")
     print()
-    print(f"{'seat':<14}{'win rate':>9}   95% interval")
+    # fair = the fair share, 1 / players: what every seat, animal and bot would win in a balanced game.
+    fair = 1.0 / spec.players
+    print(f"{'seat':<14}{'win rate':>9}{'fair':>7}   95% interval")
     for r in d["seats"]:
-        print(f"{'seat ' + str(r['seat']):<14}{r['win_rate']:>9.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+        print(f"{'seat ' + str(r['seat']):<14}{r['win_rate']:>9.3f}{fair:>7.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
     print()
-    print(f"{game.faction_label:<14}{'games':>8}{'win rate':>10}   95% interval")
+    print(f"{game.faction_label:<14}{'games':>8}{'win rate':>10}{'fair':>7}   95% interval")
     for r in d["factions"]:
-        print(f"{r['faction']:<14}{r['games']:>8}{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+        print(f"{r['faction']:<14}{r['games']:>8}{r['win_rate']:>10.3f}{fair:>7.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
     if len(d["bots"]) > 1:
         print()
         for r in d["bots"]:
-            print(f"bot {r['bot']:<10}{r['games']:>8}{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+            print(f"bot {r['bot']:<10}{r['games']:>8}{r['win_rate']:>10.3f}{fair:>7.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
     print()
     print(f"rounds: mean {d['mean_rounds']:.2f}, sd {d['sd_rounds']:.2f}")
     print("end reasons: " + ", ".join(f"{k} {v} ({v / max(d['games'], 1):.1%})" for k, v in d["end_reasons"].items()))
     print(f"balance (1 - largest {game.faction_label} win-rate gap): {d['balance']:.3f}")
+    print(f"(fair = the fair share of wins, 1 / {spec.players} players)")
 
 
 def _run_config(args, rs, spec, out: Path | None):

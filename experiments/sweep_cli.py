@@ -104,9 +104,10 @@ def print_balance_table(run) -> None:
     label_w = max([len(", ".join(f"{c}={r[c]}" for c in swept)) for r in head.iter_rows(named=True)] + [5])
     print()
     print(f"{'point':<{label_w}}  {'games':>7}  {'rounds [95% CI]':>19}  {'balance [95% CI]':>20}  "
-          f"{'seat 0 wins':>11}  best / worst")
+          f"{'seat 0 wins':>11}  {'fair':>5}  best / worst")
     for r in head.iter_rows(named=True):
         label = ", ".join(f"{c}={r[c]}" for c in swept) or "-"
         print(f"{label:<{label_w}}  {r['games']:>7}  {r['mean_rounds']:>6.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
               f"  {r['balance']:>6.3f} [{r['balance_low']:.3f}, {r['balance_high']:.3f}]"
-              f"  {r['seat0_rate']:>11.3f}  {r['best']} / {r['worst']}")
+              f"  {r['seat0_rate']:>11.3f}  {r['fair']:>5.3f}  {r['best']} / {r['worst']}")
+    print("(fair = the fair share of wins, 1 / players)")

@@ -77,6 +77,26 @@ def _sweep_axis(manifest: dict, base_points: list[dict]) -> tuple[str | None, li
     return x, [k for k in varying if k != x]
 
 
+# Columns that say where a row comes from, not what the entity does.
+BOOKKEEPING = {"_row", "name", "source", "printed", "text", "module", "min_players", "deck"}
+
+
+def entity_notes(tables: dict | None, names) -> dict:
+    """Entity name -> {"stats": its row's values in short, "text": its card text}, from the table
+    that names the most of `names` (the first row of a name that repeats)."""
+    names = set(names)
+    best = max((rows for rows in (tables or {}).values()), default=(),
+               key=lambda rows: len(names & {str(r.get("name")) for r in rows}))
+    out = {}
+    for r in best:
+        n = str(r.get("name"))
+        if n in names and n not in out:
+            stats = [f"{c} {v}" for c, v in r.items()
+                     if c not in BOOKKEEPING and v not in (None, "", False) and not (c == "optional" and not v)]
+            out[n] = {"stats": ", ".join(stats[:7]), "text": str(r.get("text", ""))}
+    return out
+
+
 def build_verdict(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, impact: pl.DataFrame,
                   ablation: pl.DataFrame, reference: int, tables: dict | None, folder: str) -> dict:
     """Too strong / too weak at the reference point, each with its next step (reports.verdict)."""
@@ -123,6 +143,13 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     if x is not None:
         figures.append({"title": f"Sweep over {x}", "src": plots.sweep_chart(head, x, series, target),
                         "alt": f"balance, seat 0 win rate, mean rounds and stalls against {x}, with 95% bands"})
+        ref_labels = next((p["labels"] for p in base if p["index"] == reference), {})
+        along = {p["index"]: p["labels"][x] for p in base     # along x, every other setting as at the reference
+                 if all(p["labels"].get(k) == ref_labels.get(k) for k in series)}
+        if factions.height and factions["faction"].n_unique() > 1:
+            figures.append({"title": f"Win rate per {flabel} against {x}",
+                            "src": plots.faction_sweep_chart(factions, along, x, flabel),
+                            "alt": f"each {flabel}'s win rate against {x}, with 95% bands and the fair share"})
     shown = [reference] + [i for i in base_ids if i != reference]
     for i in shown[:MAX_POINT_FIGURES if len(base_ids) <= MAX_POINT_FIGURES else 1]:
         figures.append({"title": f"Win rates: {labels[i]}",
@@ -157,6 +184,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,
         "head": _rows(head.sort("point")), "seats": _rows(seats), "factions": _rows(factions), "bots": _rows(bots),
         "impact": _rows(impact.sort(["point", "rank"])) if impact.height else [],
+        "notes": entity_notes(tables, impact["entity"].to_list() if impact.height else []),
         "ablation": _rows(ablation.sort("rank")) if ablation.height else [],
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),

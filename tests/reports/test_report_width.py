@@ -83,7 +83,7 @@ def test_the_main_jobs_report_opens_with_its_verdict(tmp_path):
     verdict = re.search(r'<section id="verdict".*?</section>', html, re.S).group(0)
     assert "(red)" in verdict and "(blue)" in verdict and "percentage points" in verdict
     assert re.search(r'<li class="(strong|weak)">', verdict)
-    for step in re.findall(r"config written to <code>([^<]+)</code>", verdict):
+    for step in re.findall(r'data-config="([^"]+)"', verdict):
         assert Path(step).is_file()
     body = _body_at_1280(tmp_path, out / "report.html")
     assert body["data-wide-tables"] == "0" and body["data-page-scroll"] == "false"

@@ -58,7 +58,7 @@ def test_the_planted_strong_card_is_called_too_strong_with_its_interval_and_a_ne
     assert item, v[:3000]
     text = item.group(0)
     assert "interval" in text and re.search(r"\+\d+\.\d pp", text)
-    step = re.search(r"config written to <code>([^<]+)</code>", text)
+    step = re.search(r'data-config="([^"]+)"', text)
     assert step and Path(step.group(1)).is_file()
     from experiments.config import load_config
     from experiments.grid import expand
