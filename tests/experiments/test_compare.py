@@ -99,3 +99,16 @@ def test_compare_input_mistakes_are_one_line(args, expect, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "experiments.cli", *args], capture_output=True, text=True,
                           timeout=300, cwd=tmp_path if args[-1] == "." else None)
     assert proc.returncode == 2 and expect in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_run_with_compare_plays_the_same_comparison_as_compare(tmp_path):
+    data = _stronger(tmp_path / "mutazione", "Mutazione", amount=5)
+    args = ["--data", str(data), "--games", "200", "--seed", "4", "--format", "json"]
+    run = subprocess.run([sys.executable, "-m", "experiments.cli", "run", "evolversi", *args, "--compare"],
+                         capture_output=True, text=True, timeout=600)
+    cmp = subprocess.run([sys.executable, "-m", "experiments.cli", "compare", "evolversi", *args],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and cmp.returncode == 0, run.stderr + cmp.stderr
+    a, b = json.loads(run.stdout), json.loads(cmp.stdout)
+    assert a["a"]["data"] == "built-in" and a["b"]["data"] == str(data)
+    assert a["factions"] == b["factions"] and a["entities"] == b["entities"]
