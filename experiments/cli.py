@@ -19,6 +19,7 @@ from simcore.games import GAMES, get_game
 from strategies.registry import bot_names
 
 EXIT_USER_ERROR = 2
+BUILTIN_DATA = "built-in"
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -138,21 +139,24 @@ def _print_summary(d: dict, game, rs, spec, elapsed: float) -> None:
     print(f"{rs.id} (hash {rs.hash})  players {spec.players}  bots {','.join(b.name for b in spec.bots)}  seed {spec.seed}")
     print(f"{d['games']} games in {elapsed:.2f} s ({d['games'] / max(elapsed, 1e-9):,.0f} games/s)")
     print()
-    print(f"{'seat':<14}{'win rate':>9}   95% interval")
+    # fair = the fair share, 1 / players: what every seat, animal and bot would win in a balanced game.
+    fair = 1.0 / spec.players
+    print(f"{'seat':<14}{'win rate':>9}{'fair':>7}   95% interval")
     for r in d["seats"]:
-        print(f"{'seat ' + str(r['seat']):<14}{r['win_rate']:>9.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+        print(f"{'seat ' + str(r['seat']):<14}{r['win_rate']:>9.3f}{fair:>7.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
     print()
-    print(f"{game.faction_label:<14}{'games':>8}{'win rate':>10}   95% interval")
+    print(f"{game.faction_label:<14}{'games':>8}{'win rate':>10}{'fair':>7}   95% interval")
     for r in d["factions"]:
-        print(f"{r['faction']:<14}{r['games']:>8}{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+        print(f"{r['faction']:<14}{r['games']:>8}{r['win_rate']:>10.3f}{fair:>7.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
     if len(d["bots"]) > 1:
         print()
         for r in d["bots"]:
-            print(f"bot {r['bot']:<10}{r['games']:>8}{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+            print(f"bot {r['bot']:<10}{r['games']:>8}{r['win_rate']:>10.3f}{fair:>7.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
     print()
     print(f"rounds: mean {d['mean_rounds']:.2f}, sd {d['sd_rounds']:.2f}")
     print("end reasons: " + ", ".join(f"{k} {v} ({v / max(d['games'], 1):.1%})" for k, v in d["end_reasons"].items()))
     print(f"balance (1 - largest {game.faction_label} win-rate gap): {d['balance']:.3f}")
+    print(f"(fair = the fair share of wins, 1 / {spec.players} players)")
 
 
 def _run_config(args, rs, spec, out: Path | None):
@@ -172,6 +176,10 @@ def cmd_run(args) -> int:
     from experiments.sweep import run_sweep
     from reports.metrics import point_summary
 
+    if getattr(args, "compare", None) is not None:
+        # `run --data A --compare [B]`: this run's data against B (default: the built-in data).
+        before = None if args.compare == BUILTIN_DATA else args.compare
+        return _compare(args, before, args.data)
     game, rs, spec = _spec(args)
     for flag, value in (("--games", args.games), ("--jobs", args.jobs), ("--batch-size", args.batch_size)):
         if value < 1:
@@ -209,6 +217,58 @@ def cmd_run(args) -> int:
             print(f"\nwrote {args.out}/ (chunks/, manifest.json, config.toml, rulesets/); "
                   f"report: balancelab report {args.out}")
     return 0
+
+
+# ----------------------------------------------------------------------------- compare
+
+def _ruleset_of(name: str | None, folders: list[str]) -> str:
+    """The ruleset named on the command line, else the [game] name of a data folder's params.toml."""
+    from simcore.ruleset import read_toml
+    if name is not None:
+        return name
+    for folder in folders:
+        path = Path(folder) / "params.toml"
+        if path.is_file():
+            table = read_toml(path, "parameter file params.toml").get("game", {})
+            if isinstance(table, dict) and table.get("name"):
+                return str(table["name"])
+    raise UserError("cannot tell which ruleset to compare: give RULESET (e.g. `balancelab compare evolversi "
+                    "--data my-cards/`) or a params.toml with [game] name", key="RULESET")
+
+
+def _compare(args, before: str | None, after: str | None) -> int:
+    """Play both sides on the same game indices; print (or --format json) and write --out."""
+    from .compare import CompareRequest, as_json, print_comparison, run_compare, write_outputs
+    game = get_game(args.ruleset)
+    out = Path(args.out) if args.out else None
+    if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
+        raise UserError("exists and is not empty; pass --overwrite to replace its compare files, or choose "
+                        "another --out", file=str(out))
+    req = CompareRequest(args.ruleset, before, after, variant=args.variant, players=args.players, bots=args.bots,
+                         factions=None if args.factions is None else tuple(_csv_list(args.factions)),
+                         games=args.games, seed=args.seed, batch_size=args.batch_size, jobs=args.jobs,
+                         overrides=tuple(args.set or ()))
+    comparison = run_compare(req)
+    doc = as_json(comparison)
+    written = write_outputs(comparison, out) if out is not None else []
+    if args.format == "json":
+        print(json.dumps(doc, indent=2, default=str))
+    else:
+        print_comparison(doc, game.faction_label, game.entity_kind)
+        if written:
+            print("\nwrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    """`compare [RULESET] --data A [--data B]`: B against A, or A against the built-in data."""
+    folders = args.data or []
+    if not folders or len(folders) > 2:
+        raise UserError(f"give one data folder (compared against the built-in data) or two (the second "
+                        f"against the first); got {len(folders)}", key="--data")
+    args.ruleset = _ruleset_of(args.ruleset, folders)
+    before, after = (None, folders[0]) if len(folders) == 1 else (folders[0], folders[1])
+    return _compare(args, before, after)
 
 
 # ----------------------------------------------------------------------------- replay
@@ -346,46 +406,9 @@ def _peak_rss_mib() -> float:
 # ----------------------------------------------------------------------------- validate
 
 def cmd_validate(args) -> int:
-    from simcore.ruleset import overlay_params, parse_params, read_toml
-    from simcore.tables import read_table
-    folder = Path(args.dir)
-    if not folder.is_dir():
-        raise UserError("is not a folder", file=str(folder))
-    name = args.ruleset
-    if name is None and (folder / "params.toml").exists():
-        game_table = read_toml(folder / "params.toml", "parameter file params.toml").get("game", {})
-        name = game_table.get("name") if isinstance(game_table, dict) else None
-    if name is None:
-        raise UserError("cannot tell which ruleset this folder is for: give --ruleset NAME "
-                        "(or a params.toml with [game] name)", file=str(folder))
-    game = get_game(name)
-    problems: list[str] = []
-    if (folder / "params.toml").exists():
-        try:
-            _, builtin = parse_params(game.data.data_dir / "params.toml")
-            overlay_params(folder / "params.toml", builtin, name)
-        except UserError as e:
-            problems.append(e.render())
-    for schema in game.data.schemas.values():
-        if (folder / schema.file).exists():
-            try:
-                read_table(folder / schema.file, schema)
-            except UserError as e:
-                problems.append(e.render())
-    if not problems:
-        try:
-            variants = game.data.variant_names(folder)
-            for v in variants:
-                game.data.load(v, data_dir=folder)
-        except UserError as e:
-            problems.append(e.render())
-    if problems:
-        for p in problems:
-            print(f"error: {p}", file=sys.stderr)
-        print(f"{folder}: {len(problems)} problem(s)", file=sys.stderr)
-        return EXIT_USER_ERROR
-    print(f"{folder}: valid {name} data ({', '.join(sorted(p.name for p in folder.iterdir() if not p.name.startswith('.')))})")
-    return 0
+    """Check a designer's data folder: every problem of every file (experiments.validate)."""
+    from .validate import validate_folder
+    return validate_folder(args.dir, args.ruleset)
 
 
 # ----------------------------------------------------------------------------- scenario
@@ -455,7 +478,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="DIR", help="write per-game parquet rows + manifest.json here")
     p.add_argument("--overwrite", action="store_true", help="replace a previous run's output in --out")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--compare", nargs="?", const=BUILTIN_DATA, default=None, metavar="DIR",
+                   help="compare this run's data (--data) against DIR (default: the built-in data) on the same "
+                        "games, as `balancelab compare`; --out then holds the comparison")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("compare", help="the same games on two data folders: paired changes of every win rate",
+                       description="Play the same game indices on two sides (common random numbers) and print, per "
+                                   "seat, faction and changed or affected entity, the change in win rate with a "
+                                   "paired 95%% interval, the change in game length and balance, and the edit itself. "
+                                   "One --data: that folder (after) against the built-in data (before); two: the "
+                                   "second (after) against the first (before).")
+    p.add_argument("ruleset", nargs="?", default=None,
+                   help=f"ruleset name ({', '.join(GAMES)}; default: the data folder's params.toml [game] name)")
+    p.add_argument("--data", action="append", metavar="DIR", help="a data folder (give one or two)")
+    p.add_argument("--variant", default="default", help="named variant, on both sides")
+    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    p.add_argument("--bots", default=None, help="bot per seat, comma-separated, or one for all (default greedy)")
+    p.add_argument("--animals", "--factions", dest="factions", default=None,
+                   help="animal (faction) per seat, comma-separated; 'random' for a random one (default all random)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter on both sides")
+    p.add_argument("--games", type=int, default=10_000, help="games per side (default 10000)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--batch-size", type=int, default=20_000, help="games per chunk (default 20000)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write compare.json, compare.html and the verdict's next-step configs here")
+    p.add_argument("--overwrite", action="store_true", help="replace the compare files in a non-empty --out")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("replay", help="the readable log of one game (reference engine), checked against the batch engine")
     _add_ruleset_options(p, games=False)

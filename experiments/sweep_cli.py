@@ -71,12 +71,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else run.path / "report.html"
     if out.exists() and out.is_dir():
         raise UserError("is a folder; give a file name for the report", file=str(out))
-    write_report(manifest, games, run.tallies(), out)
+    write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_balance_table(run)
     if missing:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
     print(f"wrote {out}")
     return 0
+
+
+def reference_tables(run) -> dict:
+    """The reference point's ruleset tables (for the verdict's next-step configs), {} if not stored."""
+    import json
+    points = run.manifest.get("points", [])
+    ref = run.manifest.get("reference_point", 0)
+    h = next((p.get("ruleset_hash") for p in points if p.get("index") == ref), None)
+    path = run.path / "rulesets" / f"{h}.json"
+    try:
+        return json.loads(path.read_text()).get("tables", {}) if h else {}
+    except (OSError, ValueError):
+        return {}
 
 
 def print_balance_table(run) -> None:
@@ -91,9 +104,10 @@ def print_balance_table(run) -> None:
     label_w = max([len(", ".join(f"{c}={r[c]}" for c in swept)) for r in head.iter_rows(named=True)] + [5])
     print()
     print(f"{'point':<{label_w}}  {'games':>7}  {'rounds [95% CI]':>19}  {'balance [95% CI]':>20}  "
-          f"{'seat 0 wins':>11}  best / worst")
+          f"{'seat 0 wins':>11}  {'fair':>5}  best / worst")
     for r in head.iter_rows(named=True):
         label = ", ".join(f"{c}={r[c]}" for c in swept) or "-"
         print(f"{label:<{label_w}}  {r['games']:>7}  {r['mean_rounds']:>6.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
               f"  {r['balance']:>6.3f} [{r['balance_low']:.3f}, {r['balance_high']:.3f}]"
-              f"  {r['seat0_rate']:>11.3f}  {r['best']} / {r['worst']}")
+              f"  {r['seat0_rate']:>11.3f}  {r['fair']:>5.3f}  {r['best']} / {r['worst']}")
+    print("(fair = the fair share of wins, 1 / players)")

@@ -17,7 +17,11 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def pp(x: float, digits: int = 1) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:+.{digits}f} pp"
+    """Percentage points, signed; a value that rounds to zero is "0.0 pp", never "-0.0"."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    v = round(x * 100, digits)
+    return f"{0.0:.{digits}f} pp" if v == 0 else f"{v:+.{digits}f} pp"
 
 
 def ci(lo: float, hi: float, scale: float = 100, digits: int = 1, unit: str = "") -> str:

@@ -21,6 +21,7 @@ import polars as pl
 from . import findings as F
 from . import metrics as M
 from . import plots
+from . import verdict as V
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_POINT_FIGURES = 4
@@ -50,7 +51,8 @@ def _short_bots(text: str) -> str:
 def _num(x, digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
-    return f"{x:.{digits}f}"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text      # never "-0.00"
 
 
 def _rows(df: pl.DataFrame) -> list[dict]:
@@ -75,8 +77,48 @@ def _sweep_axis(manifest: dict, base_points: list[dict]) -> tuple[str | None, li
     return x, [k for k in varying if k != x]
 
 
-def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame) -> dict:
-    """Every number, table, finding and figure of the report."""
+# Columns that say where a row comes from, not what the entity does.
+BOOKKEEPING = {"_row", "name", "source", "printed", "text", "module", "min_players", "deck"}
+
+
+def entity_notes(tables: dict | None, names) -> dict:
+    """Entity name -> {"stats": its row's values in short, "text": its card text}, from the table
+    that names the most of `names` (the first row of a name that repeats)."""
+    names = set(names)
+    best = max((rows for rows in (tables or {}).values()), default=(),
+               key=lambda rows: len(names & {str(r.get("name")) for r in rows}))
+    out = {}
+    for r in best:
+        n = str(r.get("name"))
+        if n in names and n not in out:
+            stats = [f"{c} {v}" for c, v in r.items()
+                     if c not in BOOKKEEPING and v not in (None, "", False) and not (c == "optional" and not v)]
+            out[n] = {"stats": ", ".join(stats[:7]), "text": str(r.get("text", ""))}
+    return out
+
+
+def build_verdict(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, impact: pl.DataFrame,
+                  ablation: pl.DataFrame, reference: int, tables: dict | None, folder: str) -> dict:
+    """Too strong / too weak at the reference point, each with its next step (reports.verdict)."""
+    kind, flabel = manifest.get("entity_kind", "entity"), manifest.get("faction_label", "faction")
+    at = pl.col("point") == reference
+    problems = V.faction_items(factions.filter(at).to_dicts() if factions.height else [], flabel)
+    problems += V.faction_items(seats.filter(at).to_dicts() if seats.height else [], "seat", name_key="seat")
+    causal = ablation.filter(pl.col("base") == reference) if ablation.height else ablation
+    problems += V.entity_items(causal.to_dicts() if causal.height else [], kind, how="causal")
+    checked = {p["name"] for p in problems}
+    assoc = impact.filter(at).to_dicts() if impact.height else []
+    problems += [p for p in V.entity_items(assoc, kind) if p["name"] not in checked]
+    return V.build(problems, manifest.get("config", {}), tables or {}, manifest.get("rulesets", {}), folder)
+
+
+def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, tables: dict | None = None,
+                  steps_folder: str = "next-steps") -> dict:
+    """Every number, table, finding and figure of the report.
+
+    `tables`: the reference point's ruleset tables (table -> rows), for the verdict's next-step
+    configs; `steps_folder`: where those configs are written, as the report names it.
+    """
     points = manifest["points"]
     kind, flabel = manifest.get("entity_kind", "entity"), manifest.get("faction_label", "faction")
     target = manifest.get("target_rounds")
@@ -101,6 +143,13 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame) ->
     if x is not None:
         figures.append({"title": f"Sweep over {x}", "src": plots.sweep_chart(head, x, series, target),
                         "alt": f"balance, seat 0 win rate, mean rounds and stalls against {x}, with 95% bands"})
+        ref_labels = next((p["labels"] for p in base if p["index"] == reference), {})
+        along = {p["index"]: p["labels"][x] for p in base     # along x, every other setting as at the reference
+                 if all(p["labels"].get(k) == ref_labels.get(k) for k in series)}
+        if factions.height and factions["faction"].n_unique() > 1:
+            figures.append({"title": f"Win rate per {flabel} against {x}",
+                            "src": plots.faction_sweep_chart(factions, along, x, flabel),
+                            "alt": f"each {flabel}'s win rate against {x}, with 95% bands and the fair share"})
     shown = [reference] + [i for i in base_ids if i != reference]
     for i in shown[:MAX_POINT_FIGURES if len(base_ids) <= MAX_POINT_FIGURES else 1]:
         figures.append({"title": f"Win rates: {labels[i]}",
@@ -128,30 +177,50 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame) ->
             same_series = same_series.filter(pl.col(col) == ref_row[col][0]) if ref_row.height else same_series
         found += F.sweep_findings(same_series, x, reference)
     found += F.defaults_findings(manifest.get("rulesets", {}))
+    verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder)
     return {
+        "verdict": verdict,
         "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
         "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,
         "head": _rows(head.sort("point")), "seats": _rows(seats), "factions": _rows(factions), "bots": _rows(bots),
         "impact": _rows(impact.sort(["point", "rank"])) if impact.height else [],
+        "notes": entity_notes(tables, impact["entity"].to_list() if impact.height else []),
         "ablation": _rows(ablation.sort("rank")) if ablation.height else [],
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
     }
 
 
-def render(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame) -> str:
+def render(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, tables: dict | None = None) -> str:
     """The report as one HTML string."""
-    return _environment().get_template("report.html.j2").render(**build_context(manifest, games, tallies))
+    return _environment().get_template("report.html.j2").render(**build_context(manifest, games, tallies, tables))
 
 
-def write_report(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, out: str | Path) -> Path:
-    """Render and write the report atomically; return its path."""
-    out = Path(out)
-    html = render(manifest, games, tallies)
+def write_text_atomic(out: Path, text: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=out.name + ".tmp-", dir=out.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(html)
+        fh.write(text)
     os.chmod(tmp, 0o644)
     os.replace(tmp, out)
+
+
+def write_steps(verdict: dict, folder: Path) -> list[Path]:
+    """The verdict's next-step configs, written into `folder`; return their paths."""
+    paths = []
+    for name, text in verdict["files"].items():
+        write_text_atomic(folder / name, text)
+        paths.append(folder / name)
+    return paths
+
+
+def write_report(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, out: str | Path,
+                 tables: dict | None = None) -> Path:
+    """Render and write the report atomically, and the verdict's next-step configs beside it."""
+    out = Path(out)
+    folder = out.parent / "next-steps"
+    ctx = build_context(manifest, games, tallies, tables, steps_folder=str(folder))
+    html = _environment().get_template("report.html.j2").render(**ctx)
+    write_steps(ctx["verdict"], folder)
+    write_text_atomic(out, html)
     return out

@@ -55,8 +55,7 @@ def win_rate_chart(seats: pl.DataFrame, factions: pl.DataFrame, faction_label: s
                fair, BLUE, "by seat (turn order at the table)")
     _errorbars(a2, factions["faction"].to_list(), factions["win_rate"], factions["ci_low"], factions["ci_high"],
                float(factions["fair"].mean()) if factions.height else None, GREEN, f"by {faction_label}")
-    if title:
-        fig.suptitle(title, fontsize=11)
+    fig.suptitle(title or f"Win rate per seat and per {faction_label} (95% intervals)", fontsize=11)
     return to_data_uri(fig)
 
 
@@ -70,7 +69,7 @@ def length_chart(hist: pl.DataFrame, target: Sequence[int] | None = None, title:
         ax.legend(fontsize=8)
     ax.set_xlabel("rounds")
     ax.set_ylabel("share of games")
-    ax.set_title(title or "game length", fontsize=10)
+    ax.set_title(title or "Game length (share of games per number of rounds)", fontsize=11)
     return to_data_uri(fig)
 
 
@@ -92,7 +91,9 @@ SWEEP_PANELS = (
 def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target: Sequence[int] | None = None) -> str:
     """Headline metrics against one swept variable, one line per combination of `series`,
     with 95% interval bands."""
-    panels = [p for p in SWEEP_PANELS if p[0] in table.columns]
+    # A panel whose values are all zero (e.g. no game ever stalls) says nothing: leave it out.
+    panels = [p for p in SWEEP_PANELS if p[0] in table.columns
+              and not (table[p[0]].fill_null(0).fill_nan(0) == 0).all()]
     fig, axes = _figure(3.4 * len(panels), 3.3, len(panels))
     xs_all = list(dict.fromkeys(table[x].to_list()))
     numeric = _numeric(xs_all)
@@ -118,6 +119,32 @@ def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target:
             ax.axhspan(target[0], target[1], color=GREEN, alpha=0.08)
     if series:
         axes[0].legend(fontsize=8)
+    fig.suptitle(f"Headline metrics against {x} (95% bands)", fontsize=11)
+    return to_data_uri(fig)
+
+
+def faction_sweep_chart(factions: pl.DataFrame, x_of_point: dict, x: str, faction_label: str = "faction") -> str:
+    """Each faction's win rate against the swept value, with its 95% band and the fair share."""
+    fig, (ax,) = _figure(8, 3.8)
+    xs_all = list(dict.fromkeys(x_of_point[p] for p in sorted(x_of_point)))
+    numeric = _numeric(xs_all)
+    df = factions.filter(pl.col("point").is_in(list(x_of_point)))
+    for (name,), grp in df.sort("point").group_by(["faction"], maintain_order=True):
+        pos = np.array([xs_all.index(x_of_point[p]) for p in grp["point"].to_list()])
+        xv = numeric[pos] if numeric is not None else pos.astype(float)
+        order = np.argsort(xv)
+        y, lo, hi = (grp[c].to_numpy().astype(float)[order] for c in ("win_rate", "ci_low", "ci_high"))
+        line = ax.plot(xv[order], y, marker="o", ms=4, label=str(name))[0]
+        ax.fill_between(xv[order], lo, hi, color=line.get_color(), alpha=0.15)
+    if df.height:
+        for f in sorted(set(df["fair"].drop_nulls().round(4).to_list())):
+            ax.axhline(f, color=GREY, ls="--", lw=0.8, label=f"fair share {f:.0%}")
+    if numeric is None:
+        ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20)
+    ax.set_xlabel(x)
+    ax.set_ylabel("win rate")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(f"Win rate per {faction_label} against {x} (95% bands)", fontsize=11)
     return to_data_uri(fig)
 
 
@@ -158,3 +185,23 @@ def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> str:
     ax.set_title("causal check: the same games with the entity removed or replaced", fontsize=10)
     return to_data_uri(fig)
 
+
+
+def change_chart(rows: Sequence[dict], name_key: str, title: str, xlabel: str) -> str:
+    """Paired changes (after - before) with their intervals, one bar per row; red = up, blue = down
+    where the interval excludes zero, grey otherwise."""
+    n = max(len(rows), 1)
+    fig, (ax,) = _figure(8, 1.1 + 0.34 * n)
+    y = np.arange(len(rows))[::-1]
+    eff = np.nan_to_num(np.array([r["change"] for r in rows], dtype=float) * 100)
+    lo = np.nan_to_num(np.array([r["ci_low"] for r in rows], dtype=float) * 100)
+    hi = np.nan_to_num(np.array([r["ci_high"] for r in rows], dtype=float) * 100)
+    colours = [RED if l > 0 else (BLUE if h < 0 else GREY) for l, h in zip(lo, hi)]
+    ax.barh(y, eff, color=colours, alpha=0.7)
+    ax.errorbar(eff, y, xerr=[np.maximum(eff - lo, 0), np.maximum(hi - eff, 0)], fmt="none", ecolor="black",
+                capsize=3, lw=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, [str(r[name_key]) for r in rows])
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    return to_data_uri(fig)

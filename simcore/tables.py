@@ -82,8 +82,29 @@ def _parse(col: Column, raw: str, file: str, row: int) -> Any:
 
 
 def read_table(path: Path, schema: TableSchema) -> tuple[dict, ...]:
-    """Read and check one CSV table; rows are dicts with typed values and a `_row` number."""
+    """Read and check one CSV table; rows are dicts with typed values and a `_row` number.
+
+    Raises the first problem (in file order) as a UserError; check_table lists them all.
+    """
+    problems: list[UserError] = []
+    rows = _read(path, schema, problems)
+    if problems:
+        raise problems[0]
+    return rows
+
+
+def check_table(path: Path, schema: TableSchema) -> list[UserError]:
+    """Every problem of one CSV table, in file order (empty: the table is valid)."""
+    problems: list[UserError] = []
+    _read(path, schema, problems)
+    return problems
+
+
+def _read(path: Path, schema: TableSchema, problems: list[UserError]) -> tuple[dict, ...]:
+    """The rows that could be read; every problem met is appended to `problems` (reading goes on
+    past a bad cell or row, and stops only when the file itself cannot be read)."""
     file = str(path)
+    rows: list[dict] = []
     try:
         with open(path, newline="", encoding="utf-8") as fh:
             reader = csv.DictReader(fh)
@@ -91,44 +112,55 @@ def read_table(path: Path, schema: TableSchema) -> tuple[dict, ...]:
             known = set(schema.names())
             for name in header:
                 if name not in known:
-                    raise UserError(f"unknown column '{name}'; expected columns: "
-                                    + ", ".join(schema.names()), file=file, row=1)
+                    problems.append(UserError(f"unknown column '{name}'; expected columns: "
+                                              + ", ".join(schema.names()), file=file, row=1))
             for col in schema.columns:
                 if col.required and col.name not in header:
-                    raise UserError(f"missing column '{col.name}' ({col.doc or col.kind.__name__})",
-                                    file=file, row=1)
-            rows = []
+                    problems.append(UserError(f"missing column '{col.name}' ({col.doc or col.kind.__name__})",
+                                              file=file, row=1))
             for line_no, raw_row in enumerate(reader, start=2):
                 if None in raw_row:
-                    raise UserError("more fields than the header has columns", file=file, row=line_no)
+                    problems.append(UserError("more fields than the header has columns", file=file, row=line_no))
+                    continue
                 row: dict[str, Any] = {"_row": line_no}
                 for col in schema.columns:
                     raw = raw_row.get(col.name)
                     if raw is None:
                         row[col.name] = col.default
                         continue
-                    row[col.name] = _parse(col, raw, file, line_no)
+                    try:
+                        row[col.name] = _parse(col, raw, file, line_no)
+                    except UserError as e:
+                        problems.append(e)
+                        row[col.name] = col.default
                 rows.append(row)
     except FileNotFoundError:
-        raise UserError(f"missing table file (expected {schema.file})", file=file) from None
+        problems.append(UserError(f"missing table file (expected {schema.file})", file=file))
+        return ()
     except IsADirectoryError:
-        raise UserError(f"is a folder; expected the CSV table {schema.file}", file=file) from None
+        problems.append(UserError(f"is a folder; expected the CSV table {schema.file}", file=file))
+        return ()
     except UnicodeDecodeError:
-        raise UserError("is not UTF-8 text", file=file) from None
+        problems.append(UserError("is not UTF-8 text", file=file))
+        return ()
     except csv.Error as exc:
-        raise UserError(f"is not valid CSV: {exc}", file=file) from None
+        problems.append(UserError(f"is not valid CSV: {exc}", file=file))
+        return ()
     except OSError as exc:
-        raise UserError(f"cannot be read: {exc.strerror}", file=file) from None
-    if not rows:
-        raise UserError("has no rows", file=file)
+        problems.append(UserError(f"cannot be read: {exc.strerror}", file=file))
+        return ()
+    if not rows and not problems:
+        problems.append(UserError("has no rows", file=file))
     if schema.unique_key and schema.key in schema.names():
         seen: dict = {}
         for row in rows:
             k = row[schema.key]
             if k in seen:
-                raise UserError(f"duplicate {schema.key} {k!r} (also on row {seen[k]}); each row needs its own "
-                                f"{schema.key} (use `copies` for several identical cards)", file=file, row=row["_row"])
-            seen[k] = row["_row"]
+                problems.append(UserError(f"duplicate {schema.key} {k!r} (also on row {seen[k]}); each row needs its "
+                                          f"own {schema.key} (use `copies` for several identical cards)",
+                                          file=file, row=row["_row"]))
+            else:
+                seen[k] = row["_row"]
     return tuple(rows)
 
 

@@ -1,6 +1,8 @@
 """What the runner and the command line need to know about Evolversi, in one place."""
 from __future__ import annotations
 
+import difflib
+
 import numpy as np
 
 from ...errors import UserError
@@ -40,8 +42,10 @@ class EvolversiGame:
             if a in (None, "", "random"):
                 out.append(None)
             elif a not in known:
-                raise UserError(f"unknown animal {a!r} for seat {i}; animals: {', '.join(known)}, or random",
-                                key="animals")
+                close = difflib.get_close_matches(a, known, 1, 0.6) or \
+                    [k for k in known if k.casefold() == str(a).casefold()]
+                hint = f"did you mean {close[0]!r}?" if close else f"animals: {', '.join(known)}, or random"
+                raise UserError(f"unknown animal {a!r} for seat {i}; {hint}", key="animals")
             elif rows[a]["min_players"] > players:
                 raise UserError(f"the {a} is not in play with {players} animals (min_players "
                                 f"{rows[a]['min_players']} in animals.csv)", key="animals")
