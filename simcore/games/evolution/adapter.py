@@ -71,6 +71,14 @@ class EvolutionGame:
         rules, cards = compile_rules(rs)
         engine(Engine(rules, cards), [b.batch_policy(rs) for b in bots])
 
+    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+        """The JSON state (state_io) of game `game` of run `seed` just after setup."""
+        from . import state_io
+        from .reference import new_game
+        rules, cards = compile_rules(rs)
+        g = new_game(rules, cards, players, seed, int(game))
+        return state_io.dump(g, {"phase": "deal", "turn": g.first, "turns": 0})
+
     def run_state(self, engine, rs, state, bots, seed, game, until, choices=None, log=None):
         """A scenario state (state_io) played forward; bots: one registered bot per seat
         (a `script` bot carries its seat's choices)."""
