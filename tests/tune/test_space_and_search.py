@@ -74,3 +74,14 @@ def test_the_data_folder_holds_only_changed_files_and_loads_to_the_candidate(tmp
     assert "strength" not in artigli["printed"].split(";")     # the tuned value is ours, not the rulebook's
     folder2 = tmp_path / "data2"
     assert data_folder(space, (5, 4), folder2) == ["params.toml"]
+
+
+def test_shipped_tuning_configs_are_valid():
+    from pathlib import Path
+
+    from experiments.tune.config import load_tune
+    shipped = sorted((Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("tune_*.toml"))
+    assert shipped
+    for path in shipped:
+        space = build_space(load_tune(path))
+        assert all(len(v) > 1 for v in space.values)
