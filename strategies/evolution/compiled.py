@@ -44,7 +44,7 @@ _FEEDING4 = (1 << COOPERATION) | (1 << FAT_TISSUE)
 _ZERO = (1 << AMBUSH) | (1 << PACK_HUNTING)
 
 
-@inline
+@kernel
 def greedy_score(k, carn_out, want):
     """How much greedy wants to keep / play trait k (greedy.py's docstring: defensive traits
     most when carnivores are out, Carnivore only when it wants to become one)."""
@@ -72,7 +72,7 @@ def _put(acts, k, kind, card, s, slot):
     return k + 1
 
 
-@inline
+@kernel
 def greedy_context(a, b, seat):
     """(carn_out, want_carn) of greedy._context: another seat has a carnivore; the other
     seats' non-carnivore species number at least the players and `seat` has no carnivore."""
@@ -110,7 +110,7 @@ def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
     return best
 
 
-@inline
+@kernel
 def greedy_food_card(a, rk, b, seat):
     """greedy.food_card: the card with the smallest _keep_key (-1: empty hand)."""
     carn_out, want = greedy_context(a, b, seat)
@@ -204,7 +204,7 @@ def greedy_plan(a, rk, b, seat, acts):
     return k
 
 
-@inline
+@kernel
 def greedy_feed(a, rk, b, seat, opts, n_opts):
     """greedy.feeding_choice: the index of the chosen row of `opts`."""
     P = a.n_species.shape[1]
@@ -267,7 +267,7 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
 
 # ---------------------------------------------------------------- silly
 
-@inline
+@kernel
 def silly_food_card(a, rk, b, seat):
     """Silly.choose_food_card: the first card in silly order = the lowest id of the sorted hand."""
     if a.hand_n[b, seat] <= 0:
@@ -293,14 +293,14 @@ def silly_plan(a, rk, b, seat, acts):
     return k
 
 
-@inline
+@kernel
 def _silly_size(a, b, p, i):
     """silly._largest_key of species i of seat p (smaller = larger species)."""
     return (-np.int64(a.pop[b, p, i]), -np.int64(a.food[b, p, i]), -np.int64(a.body[b, p, i]),
             np.int64(i))
 
 
-@inline
+@kernel
 def silly_feed(a, rk, b, seat, opts, n_opts):
     """silly.feeding_choice: the index of the chosen row of `opts`."""
     P = a.n_species.shape[1]
@@ -349,7 +349,7 @@ def silly_feed(a, rk, b, seat, opts, n_opts):
 
 # ---------------------------------------------------------------- random
 
-@inline
+@kernel
 def _bot_key(a, b, kind, seat):
     """rng.key(seed, game, BOT, kind, round, seat): extend with key_add for the counter."""
     h = key_start(a.seed, a.games[b], BOT_STREAM)
@@ -358,7 +358,7 @@ def _bot_key(a, b, kind, seat):
     return key_add(h, seat)
 
 
-@inline
+@kernel
 def random_food_card(a, rk, b, seat):
     """RandomBot.choose_food_card: a uniform card of the sorted hand (-1: empty hand)."""
     n = np.int64(a.hand_n[b, seat])
@@ -390,7 +390,7 @@ def random_plan(a, rk, b, seat, acts):
     return _put(acts, 0, POP if kind == 2 else BODY, card, s, 0)
 
 
-@inline
+@kernel
 def random_feed(a, rk, b, seat, opts, n_opts, turn):
     """RandomBot.choose_feeding: a uniform row of the legal options."""
     h = key_add(_bot_key(a, b, BOT_FEED, seat), turn)
@@ -399,47 +399,47 @@ def random_feed(a, rk, b, seat, opts, n_opts, turn):
 
 # ---------------------------------------------------------------- the policies
 
-@inline
+@kernel
 def _greedy_food(a, rk, b, seat, mem):
     return np.int64(greedy_food_card(a, rk, b, seat))
 
 
-@inline
+@kernel
 def _greedy_plan(a, rk, b, seat, acts, mem):
     return np.int64(greedy_plan(a, rk, b, seat, acts))
 
 
-@inline
+@kernel
 def _greedy_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts))
 
 
-@inline
+@kernel
 def _silly_food(a, rk, b, seat, mem):
     return np.int64(silly_food_card(a, rk, b, seat))
 
 
-@inline
+@kernel
 def _silly_plan(a, rk, b, seat, acts, mem):
     return np.int64(silly_plan(a, rk, b, seat, acts))
 
 
-@inline
+@kernel
 def _silly_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(silly_feed(a, rk, b, seat, opts, n_opts))
 
 
-@inline
+@kernel
 def _random_food(a, rk, b, seat, mem):
     return np.int64(random_food_card(a, rk, b, seat))
 
 
-@inline
+@kernel
 def _random_plan(a, rk, b, seat, acts, mem):
     return np.int64(random_plan(a, rk, b, seat, acts))
 
 
-@inline
+@kernel
 def _random_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(random_feed(a, rk, b, seat, opts, n_opts, turn))
 

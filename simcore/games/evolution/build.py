@@ -191,7 +191,7 @@ def last_compile_seconds() -> float:
     try:
         return float((cache_root() / "numba" / "evolution-compile-seconds").read_text())
     except (OSError, ValueError):
-        return 120.0      # no build yet: the cold compile measured on the 2-core dev machine (2026-11-30)
+        return 50.0       # no build yet: the cold compile measured on the 2-core dev machine (2026-11-30)
 
 
 def warm(mod, run) -> bool:

@@ -33,7 +33,7 @@ inline_kernel = engine_kernel(CACHE_FOLDER, inline=True)   # noqa: F821
 
 # ---------------------------------------------------------------- the bots
 
-@inline_kernel
+@kernel
 def bot_food_card(k, a, rk, b, seat, mem):
     """The food card (card id) of seat's bot k; -1: none."""
     if k == 0:
@@ -45,7 +45,7 @@ def bot_food_card(k, a, rk, b, seat, mem):
     return np.int64(FOOD_3(a, rk, b, seat, mem[seat]))          # noqa: F821
 
 
-@inline_kernel
+@kernel
 def bot_plan(k, a, rk, b, seat, acts, mem):
     """The card actions of seat's bot k, as rows of acts; returns how many."""
     if k == 0:
@@ -57,7 +57,7 @@ def bot_plan(k, a, rk, b, seat, acts, mem):
     return np.int64(PLAN_3(a, rk, b, seat, acts, mem[seat]))       # noqa: F821
 
 
-@inline_kernel
+@kernel
 def bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem):
     """The row of opts seat's bot k chooses."""
     if k == 0:

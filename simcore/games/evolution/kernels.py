@@ -54,7 +54,7 @@ def max_options(P, S):
 
 # ---------------------------------------------------------------- small helpers
 
-@inline
+@inline_kernel
 def refresh_slot(a, rk, b, p, s):
     m = 0
     for k in range(a.n_traits[b, p, s]):
@@ -62,7 +62,7 @@ def refresh_slot(a, rk, b, p, s):
     a.tmask[b, p, s] = m
 
 
-@inline
+@inline_kernel
 def set_final_round(a, b, final, reason):
     if final < a.final_round[b]:
         a.final_round[b] = final
@@ -71,7 +71,7 @@ def set_final_round(a, b, final, reason):
 
 # ---------------------------------------------------------------- hands
 
-@inline
+@inline_kernel
 def hand_remove(a, b, p, card):
     """Take `card` out of seat p's hand (the rest keep their order). False if absent."""
     n = a.hand_n[b, p]
@@ -89,14 +89,14 @@ def hand_remove(a, b, p, card):
     return True
 
 
-@inline
+@inline_kernel
 def hand_append(a, b, p, card):
     a.hand[b, p, a.hand_n[b, p]] = card
     a.hand_n[b, p] += 1
     a.loc[b, card] = p
 
 
-@inline
+@inline_kernel
 def hand_sort(a, b, p):
     """Insertion sort (hands are short and nearly sorted)."""
     n = a.hand_n[b, p]
@@ -109,7 +109,7 @@ def hand_sort(a, b, p):
         a.hand[b, p, j + 1] = x
 
 
-@inline
+@inline_kernel
 def hand_min(a, b, p):
     m = a.loc.shape[1]
     for k in range(a.hand_n[b, p]):
@@ -174,7 +174,7 @@ def new_species(a, rk, b, p, left):
 
 # ---------------------------------------------------------------- taking food
 
-@inline
+@inline_kernel
 def capacity(a, rk, b, p, i, meat):
     """Tokens species i can take now (hunger, plus fat room if it stores on eating)."""
     if not meat and rk.carnivores_refuse_plant and has(a, b, p, i, CARNIVORE):
@@ -185,12 +185,12 @@ def capacity(a, rk, b, p, i, meat):
     return room
 
 
-@inline
+@inline_kernel
 def available(a, b, from_wh):
     return np.int64(a.wh[b]) if from_wh else np.int64(1 << 30)
 
 
-@inline
+@inline_kernel
 def take(a, b, p, i, n, from_wh):
     to_food = min(n, np.int64(a.pop[b, p, i]) - a.food[b, p, i])
     a.food[b, p, i] += to_food
@@ -201,7 +201,7 @@ def take(a, b, p, i, n, from_wh):
         a.bank_out[b] += n
 
 
-@inline
+@inline_kernel
 def take_once(a, rk, b, p, i, from_wh, meat, amount):
     """Species i takes up to `amount`, then Foraging's extra; returns the tokens taken."""
     n = min(amount, capacity(a, rk, b, p, i, meat), available(a, b, from_wh))
@@ -386,7 +386,7 @@ def lose_population(a, rk, b, p, i):
 
 # ---------------------------------------------------------------- attack legality
 
-@inline
+@inline_kernel
 def attack_size(a, rk, b, p, i):
     size = np.int64(a.body[b, p, i])
     if has(a, b, p, i, PACK_HUNTING):
@@ -394,7 +394,7 @@ def attack_size(a, rk, b, p, i):
     return size
 
 
-@inline
+@inline_kernel
 def can_attack(a, rk, b, p, i, q, d, negate):
     """May species i of seat p attack species d of seat q (`negate`: a defensive trait an
     Intelligence carnivore ignores, -1 none)? As reference.can_attack."""
@@ -443,7 +443,7 @@ def _row(opts, k, kind, s, q, d, neg):
     opts[k, 4] = neg
 
 
-@kernel
+@inline_kernel
 def feeding_options(a, rk, b, seat, opts):
     """Write the legal feeding options of `seat` into rows of `opts` in the canonical order
     (reference.feeding_options); returns (rows, rows other than forgoing)."""
@@ -505,7 +505,7 @@ def feeding_options(a, rk, b, seat, opts):
     return acts, acts
 
 
-@inline
+@inline_kernel
 def can_ever_eat(a, rk, b, p):
     """Some species of p still has room for food (or, where storing is its own action, for
     fat): room only shrinks during feeding, so without it p is done for this feeding."""
