@@ -79,10 +79,24 @@ class CapybaraGame:
                             key="bots")
         if engine == "batch":
             from .rules import run_state
-            return run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
-        from .reference import run_state
-        return run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
-                         until, log=log)
+            out = run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
+        else:
+            from .reference import run_state
+            out = run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                            until, log=log)
+        return out[0], _outcome(out[1])
+
+
+# The outcome fields both engines report from a state (the reference adds its own extras).
+OUTCOME_FIELDS = ("fatigue", "winner", "rounds", "end_reason", "played", "turns", "revolutions", "boxed",
+                  "tokens_left", "strikes")
+
+
+def _outcome(out):
+    """One form for both engines: the shared fields as plain JSON values."""
+    if out is None:
+        return None
+    return {k: np.asarray(out[k]).tolist() for k in OUTCOME_FIELDS if k in out}
 
 
 GAME = CapybaraGame()
