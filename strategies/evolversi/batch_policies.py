@@ -8,9 +8,10 @@ per-uid tables built from values.py once per (ruleset, players).
 """
 from __future__ import annotations
 
+from ..script import take_scripted
+
 import numpy as np
 
-from simcore.errors import UserError
 from simcore.games.evolversi.state import VERB
 
 from . import batch_bots as bb
@@ -124,20 +125,3 @@ class ScriptBatch:
         for i, (seat, k) in enumerate(zip(q.seat.tolist(), q.n.tolist())):
             out[i] = take_scripted(seat, self.items, q.kind, k)
         return q.column(out)
-
-
-def take_scripted(seat: int, items: list, kind: str, n: int) -> int:
-    """The next scripted option of `seat` for a `kind` decision with n options (popped)."""
-    if not items:
-        raise UserError(f"the script of seat {seat} ran out of choices at a {kind} decision "
-                        f"({n} options)", key=f"choices.{seat}")
-    item = items.pop(0)
-    said = str(item.get("kind", "")).upper() if isinstance(item, dict) else "?"
-    if said != kind:
-        raise UserError(f"the script of seat {seat} gives a {said or '?'} choice, but the game asks a "
-                        f"{kind} decision ({n} options)", key=f"choices.{seat}")
-    option = item.get("option")
-    if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < n:
-        raise UserError(f"option {option!r} of seat {seat}'s {kind} choice must be a whole number in "
-                        f"0..{n - 1}", key=f"choices.{seat}")
-    return option

@@ -15,7 +15,7 @@ from __future__ import annotations
 from simcore import rng
 
 from . import values
-from .batch_policies import take_scripted
+from ..script import take_scripted
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
          "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")
