@@ -54,6 +54,10 @@ class Game(Protocol):
     faction_label: str         # what a seat plays as ("animal", or "seat" without factions)
     score_label: str           # what the per-seat score column means
     entity_kind: str           # what the per-seat tallies count ("card", "trait", ...)
+    # Knockouts (issue 9): entity kind -> (table, name column). Every row of that table has
+    # an `active` column (1 by default); a row edited to active = 0 keeps its cards in the
+    # game (same deck, same shuffles, same draws) with its effect switched off in the rules.
+    knockout_targets: dict[str, tuple[str, str]]
     end_reasons: tuple[str, ...]
 
     def factions(self, rs) -> list[str]: ...
