@@ -108,3 +108,11 @@ def test_the_shipped_capybara_mix_configs_keep_every_colour_at_its_count_and_the
         assert len({p.ruleset.hash for p in points}) == len(points), name
         for p in points:
             assert sum(r["copies"] for r in p.ruleset.tables["strikes"]) == p.ruleset["strike_cards"]
+
+
+def test_trajectories_in_a_config_reach_every_points_spec_and_only_then_the_digest(write_config):
+    plain = load_config(write_config(BASE + "players = 4\n"))
+    on = load_config(write_config(BASE + "players = 4\ntrajectories = true\n"))
+    assert [p.spec.trajectories for p in expand(on)] == [True]
+    assert [p.spec.trajectories for p in expand(plain)] == [False]
+    assert "trajectories" not in plain.resolved() and on.digest() != plain.digest()
