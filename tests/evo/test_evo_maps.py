@@ -185,3 +185,10 @@ def test_default_starting_areas_see_the_same_terrain_for_two_and_three_players(r
             profiles.append(sorted(zip(near.tolist(), m.terrain.tolist())))
         assert all(p == profiles[0] for p in profiles), players
     assert np.all(load_map(rs, 2).terrain[load_map(rs, 2).start >= 0] == rs["terrains"].index("plains"))
+
+
+def test_a_map_file_at_the_top_of_the_data_folder_is_pointed_to_maps_p(tmp_path, capsys):
+    shutil.copy(GAME_DATA.data_dir / "maps" / "4" / "zones.csv", tmp_path / "zones.csv")
+    code = main(["map", "evo", "--players", "4", "--data", str(tmp_path), "--out", str(tmp_path / "m.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and "zones.csv: unknown data file" in err and "maps/4/zones.csv" in err, err
