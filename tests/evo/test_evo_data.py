@@ -176,3 +176,13 @@ def test_a_wheel_sector_missing_a_terrain_names_it(tmp_path):
 def test_a_start_sector_off_the_wheel_names_the_key():
     with pytest.raises(UserError, match=r"key 'wheel_start': the wheel has 6 sectors"):
         GAME_DATA.load(overrides={"wheel_start": 6})
+
+
+def test_every_parameter_the_contract_names_exists_and_every_parameter_is_in_the_contract():
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs" / "games" / "evo.md").read_text()
+    named = set(re.findall(r"(?<![\w.])p\.([a-z_]+)", text)) - {"name"}   # `p.name`: the notation itself
+    params = set(GAME_DATA.load().params)
+    assert named - params == set()
+    assert params - named == set()
