@@ -37,7 +37,10 @@ whole config (including every ruleset point it expands to) has been checked.
 
     [ablation]                      # causal per-entity checks, paired with the base points
     entities = ["Vampirismo"]
-    set = { copies = 0 }            # default: remove; or e.g. { effect = "none", amount = 0 }
+    kind = "knockout"               # default: the same cards, the entity's effect off (active = 0),
+    entity_kind = "card"            #   in the table the game names for that kind (default: its tallied kind)
+    # kind = "removal"              # or: edit the entity's rows (a removal reshuffles: rarely paired)
+    # table = "cards"; column = "name"; set = { copies = 0 }    (removal only; these are its defaults)
 """
 from __future__ import annotations
 
@@ -57,7 +60,8 @@ TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits",
             "target_rounds", "grid", "ablation"}
 AXIS_KINDS = ("param", "table", "variants", "data")
 AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "labels"}
-ABLATION_KEYS = {"entities", "table", "column", "set"}
+ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
+ABLATION_KINDS = ("knockout", "removal")
 
 
 @dataclass(frozen=True)
@@ -75,12 +79,18 @@ class Axis:
 
 @dataclass(frozen=True)
 class Ablation:
-    """Entities to remove (or replace) at every base point, paired game by game."""
+    """Entities to knock out (or remove/replace) at every base point, paired game by game.
+
+    A knockout's table and column come from the game (GAME.knockout_targets[entity_kind]) when
+    the config is expanded; here they are empty and `set` is {"active": 0}.
+    """
 
     entities: tuple[str, ...]
     table: str
     column: str
     set: dict
+    kind: str = "knockout"        # knockout | removal
+    entity_kind: str = ""         # knockout: which kind of entity ("" = the game's tallied kind)
 
 
 @dataclass(frozen=True)
@@ -122,7 +132,8 @@ class SweepConfig:
             "target_rounds": None if self.target_rounds is None else list(self.target_rounds),
             "grid": [axis(a) for a in self.grid],
             "ablation": None if self.ablation is None else {
-                "entities": list(self.ablation.entities), "table": self.ablation.table,
+                "entities": list(self.ablation.entities), "kind": self.ablation.kind,
+                "entity_kind": self.ablation.entity_kind, "table": self.ablation.table,
                 "column": self.ablation.column, "set": self.ablation.set},
         }
 
@@ -245,11 +256,24 @@ def _ablation(c: _Checker, doc: Any) -> Ablation | None:
     entities = c.text_list("ablation.entities", doc.get("entities"))
     if len(set(entities)) != len(entities):
         c.fail("ablation.entities", "names an entity twice")
+    kind = c.text("ablation.kind", doc.get("kind", "knockout"))
+    if kind not in ABLATION_KINDS:
+        c.fail("ablation.kind", f"unknown kind {kind!r}; expected knockout (the same cards with the effect "
+                                "switched off: the default) or removal (edit the rows, e.g. copies = 0)")
+    if kind == "knockout":
+        extra = [k for k in ("table", "column", "set") if k in doc]
+        if extra:
+            c.fail(f"ablation.{extra[0]}", "is not used by a knockout (the game names the table and the `active` "
+                                           "flag); for a card-table edit write kind = \"removal\"")
+        return Ablation(tuple(entities), "", "", {"active": 0}, kind,
+                        c.text("ablation.entity_kind", doc.get("entity_kind", "")))
+    if "entity_kind" in doc:
+        c.fail("ablation.entity_kind", "is used by a knockout only; a removal names its `table` and `column`")
     change = c.table("ablation.set", doc.get("set", {"copies": 0}))
     if not change:
         c.fail("ablation.set", "must change at least one column, e.g. { copies = 0 }")
     return Ablation(tuple(entities), c.text("ablation.table", doc.get("table", "cards")),
-                    c.text("ablation.column", doc.get("column", "name")), dict(change))
+                    c.text("ablation.column", doc.get("column", "name")), dict(change), kind)
 
 
 def parse_config(text: str, file: str = "config.toml") -> SweepConfig:

@@ -89,3 +89,63 @@ def describe(fig: dict) -> str:
         return head + f": the pairing holds ({fig['rule']}); the difference is caused by the change."
     return head + (f": the pairing does NOT hold ({fig['rule']}); these are different games, so the "
                    "difference is an association, not the effect of the change alone.")
+
+
+# ----------------------------------------------------------------------------- every paired comparison of a run
+
+def label(fig: dict) -> str:
+    """The plain-words label of a paired comparison: causal, or association only (and why)."""
+    unused = "" if not fig.get("unused_games") else f", {fig['identical_unused']:.1%} identical where unused"
+    figures = f"{fig['identical']:.1%} of games identical, correlation {fig['correlation']:.2f}{unused}"
+    if fig["holds"]:
+        return f"causal (pairing holds: {figures}; rule: {fig['rule']})"
+    return f"association only: the games are not the same games ({figures}; rule: {fig['rule']})"
+
+
+def _used(base: pl.DataFrame, ids) -> np.ndarray | None:
+    """(games,) bool, base rows sorted by game: some seat acquired one of the entity ids."""
+    cols = [c for s in seats_of(base) for c in (f"s{s}_has_{i}" for i in ids) if c in base.columns]
+    if not cols:
+        return None
+    return base.sort("game").select(pl.any_horizontal(cols).fill_null(False)).to_series().to_numpy()
+
+
+def series_reference(points: list[dict], reference: int, grid: list[str]) -> dict[int, int]:
+    """Base point -> the point it is compared with: the one with the reference point's grid values
+    and the same players, bots and replicate (the same game indices, the same seats)."""
+    by_index = {p["index"]: p for p in points}
+    ref = by_index.get(reference, {}).get("labels", {})
+    base = [p for p in points if p.get("ablated") is None]
+    out = {}
+    for p in base:
+        want = {k: (ref.get(k) if k in grid else v) for k, v in p["labels"].items()}
+        match = next((q["index"] for q in base if q["labels"] == want), None)
+        if match is not None and match != p["index"]:
+            out[p["index"]] = match
+    return out
+
+
+def point_pairings(games: pl.DataFrame, points: list[dict], reference: int, grid: list[str]) -> pl.DataFrame:
+    """Pairing figures of every paired comparison of a run: each ablation (knockout or removal)
+    point against its base point, each sweep point against its reference point.
+
+    One row per compared point: point, against, kind (knockout | removal | sweep), entity,
+    games, identical (+ interval), changed (the share of games the change touched, "where it
+    mattered"), correlation, identical_unused, unused_games, holds, rule, label.
+    """
+    rows = []
+    pairs = [(p["index"], p["base"], p.get("ablation_kind") or "removal", p["ablated"], p)
+             for p in points if p.get("ablated") is not None]
+    pairs += [(i, j, "sweep", None, None) for i, j in series_reference(points, reference, grid).items()]
+    for point, against, kind, entity, p in pairs:
+        a = games.filter(pl.col("point") == against)
+        b = games.filter(pl.col("point") == point)
+        if a.height == 0 or a.height != b.height:
+            continue
+        ids = (p or {}).get("tracked", {}).get(entity, []) if entity else []
+        fig = pairing(a, b, _used(a, ids) if ids else None)
+        rows.append({"point": point, "against": against, "kind": kind, "entity": entity, **fig, "label": label(fig)})
+    if not rows:
+        return pl.DataFrame(schema={"point": pl.Int64, "against": pl.Int64, "kind": pl.Utf8, "entity": pl.Utf8,
+                                    "holds": pl.Boolean, "changed": pl.Float64, "label": pl.Utf8})
+    return pl.DataFrame(rows, infer_schema_length=None)

@@ -68,6 +68,7 @@ players = 4
 param = "fourth_card_space"
 values = [3, 4]
 [ablation]
+kind = "removal"
 entities = ["Vampirismo", "Sonar"]
 """)))
     base, abl = points[:2], points[2:]
