@@ -195,7 +195,7 @@ def cmd_run(args) -> int:
         t0 = time.perf_counter()
         run_sweep(cfg, scratch, jobs=args.jobs, progress=True, command="run")
         elapsed = time.perf_counter() - t0
-        summary = point_summary(open_run(scratch).games())
+        summary = point_summary(open_run(scratch).scan_games(0))   # streamed: flat memory
         if out is not None:
             os.chmod(scratch, 0o755)
             replace_folder(scratch, out)

@@ -58,8 +58,8 @@ from simcore.errors import UserError
 TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
             "target_rounds", "grid", "ablation"}
-AXIS_KINDS = ("param", "table", "variants", "data")
-AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "labels"}
+AXIS_KINDS = ("param", "table", "variants", "data", "edits")
+AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "labels"}
 ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
 ABLATION_KINDS = ("knockout", "removal")
 
@@ -69,8 +69,8 @@ class Axis:
     """One swept variable: its kind, label, and the values it takes (in order)."""
 
     name: str
-    kind: str                     # param | table | variants | data
-    values: tuple                 # parameter values, column values, variant names or folders
+    kind: str                     # param | table | variants | data | edits
+    values: tuple                 # parameter values, column values, variant names, folders or edit lists
     labels: tuple[str, ...]       # how each value is shown
     target: str = ""              # param name, or table name for a table edit
     where: dict = field(default_factory=dict)
@@ -208,7 +208,8 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
     kinds = [k for k in AXIS_KINDS if k in doc]
     if len(kinds) != 1:
         c.fail(key, "each grid axis needs exactly one of: param (a rule parameter), table (a card-table "
-                    "edit), variants, data" + (f"; got {', '.join(kinds)}" if kinds else ""))
+                    "edit), variants, data, edits (several card-table edits per value)"
+               + (f"; got {', '.join(kinds)}" if kinds else ""))
     kind = kinds[0]
     if kind == "param":
         target = c.text(key + ".param", doc["param"])
@@ -224,6 +225,20 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
         values = c.values(key + ".values", doc.get("values"))
         name = doc.get("name", f"{'/'.join(map(str, where.values()))}.{column}")
         axis = Axis(name, kind, tuple(values), (), target=target, where=dict(where), column=column)
+    elif kind == "edits":
+        # Each value is a list of { table, where, set } edits applied together (e.g. a card
+        # mix that moves copies between designs and keeps a colour's total).
+        values = doc["edits"]
+        if not isinstance(values, list) or not values:
+            c.fail(key + ".edits", "must be a non-empty list of values, each a list of { table, where, set } edits")
+        for j, v in enumerate(values):
+            if not isinstance(v, list):
+                c.fail(f"{key}.edits[{j}]", "must be a list of { table, where, set } edits ([] = the data as it is)")
+            for k, e in enumerate(v):
+                c.table(f"{key}.edits[{j}][{k}]", e)
+        if "labels" not in doc:
+            c.fail(key + ".labels", "an edits axis needs one label per value (what each mix is called)")
+        axis = Axis(doc.get("name", "edits"), kind, tuple(values), ())
     elif kind == "variants":
         values = c.text_list(key + ".variants", doc["variants"])
         axis = Axis(doc.get("name", "variant"), kind, tuple(values), ())
@@ -234,7 +249,7 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
                 c.fail(f"{key}.data[{j}]", f"data folder {v!r} does not exist")
         axis = Axis(doc.get("name", "data"), kind, tuple(_relative(base, v) for v in values), (),)
         values = [Path(v).name or v for v in values]
-    for extra in ("where", "column", "values") if kind in ("variants", "data") else ():
+    for extra in ("where", "column", "values") if kind in ("variants", "data", "edits") else ():
         if extra in doc:
             c.fail(f"{key}.{extra}", f"not used by a {kind} axis")
     c.text(key + ".name", axis.name)

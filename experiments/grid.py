@@ -138,6 +138,8 @@ def _axis_change(axis: Axis, value: Any) -> tuple[dict, list, str | None, str | 
         return {}, [{"table": axis.target, "where": axis.where, "set": {axis.column: value}}], None, None
     if axis.kind == "variants":
         return {}, [], value, None
+    if axis.kind == "edits":
+        return {}, [dict(e) for e in value], None, None
     return {}, [], None, value
 
 
@@ -152,7 +154,8 @@ def _check_axis(loader: _Loader, i: int, axis: Axis) -> None:
         raise UserError(f"unknown parameter {axis.target!r} of {cfg.ruleset}{hint}", file=cfg.file, key=key + ".param")
     if axis.kind == "table":
         _check_rows(loader, base, axis.target, axis.where, key)
-    field_name = {"param": "values", "table": "values", "variants": "variants", "data": "data"}[axis.kind]
+    field_name = {"param": "values", "table": "values", "variants": "variants", "data": "data",
+                  "edits": "edits"}[axis.kind]
     for j, value in enumerate(axis.values):
         o, e, v, d = _axis_change(axis, value)
         loader.load(v or cfg.variant, d or cfg.data, {**cfg.set, **o}, list(cfg.edits) + e,
