@@ -34,6 +34,8 @@ whole config (including every ruleset point it expands to) has been checked.
     variants = ["default", "advanced-genetics"]   # ... or named variants
     [[grid]]
     data = ["a/", "b/"]             # ... or whole data folders
+    [[grid]]
+    bots = ["greedy", "silly"]      # ... or who plays: one bot for all seats, or a list per seat
 
     [ablation]                      # causal per-entity checks, paired with the base points
     entities = ["Vampirismo"]
@@ -58,8 +60,8 @@ from simcore.errors import UserError
 TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
             "target_rounds", "grid", "ablation"}
-AXIS_KINDS = ("param", "table", "variants", "data", "edits")
-AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "labels"}
+AXIS_KINDS = ("param", "table", "variants", "data", "edits", "bots")
+AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "bots", "labels"}
 ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
 ABLATION_KINDS = ("knockout", "removal")
 
@@ -239,6 +241,15 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
         if "labels" not in doc:
             c.fail(key + ".labels", "an edits axis needs one label per value (what each mix is called)")
         axis = Axis(doc.get("name", "edits"), kind, tuple(values), ())
+    elif kind == "bots":
+        # Each value: one bot for every seat ("greedy") or one per seat (["greedy", "silly", ...]).
+        raw = c.values(key + ".bots", doc["bots"])
+        values = [tuple(c.text_list(f"{key}.bots[{j}]", v)) if isinstance(v, list) else (c.text(f"{key}.bots[{j}]", v),)
+                  for j, v in enumerate(raw)]
+        axis = Axis("bots", kind, tuple(values), ())
+        values = [",".join(v) for v in values]
+        if "name" in doc:
+            c.fail(key + ".name", "a bots axis is always called `bots` (the points' bots label)")
     elif kind == "variants":
         values = c.text_list(key + ".variants", doc["variants"])
         axis = Axis(doc.get("name", "variant"), kind, tuple(values), ())
@@ -249,7 +260,7 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
                 c.fail(f"{key}.data[{j}]", f"data folder {v!r} does not exist")
         axis = Axis(doc.get("name", "data"), kind, tuple(_relative(base, v) for v in values), (),)
         values = [Path(v).name or v for v in values]
-    for extra in ("where", "column", "values") if kind in ("variants", "data", "edits") else ():
+    for extra in ("where", "column", "values") if kind in ("variants", "data", "edits", "bots") else ():
         if extra in doc:
             c.fail(f"{key}.{extra}", f"not used by a {kind} axis")
     c.text(key + ".name", axis.name)
@@ -340,6 +351,9 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     if len(set(names)) != len(names):
         c.fail("grid", f"two axes share the name {next(n for n in names if names.count(n) > 1)!r}; give one a `name`")
     perm = c.boolean("bot_permutations", doc.get("bot_permutations", False))
+    if any(a.kind == "bots" for a in axes) and ("bots" in doc or perm):
+        c.fail("bots", "a config with a bots axis takes its bots from the axis; drop the top-level `bots` "
+                       "(and bot_permutations)")
     if perm and len(bots) < 2:
         c.fail("bot_permutations", "needs one bot per seat in `bots`")
     return SweepConfig(

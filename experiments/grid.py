@@ -70,9 +70,9 @@ def replicate_seeds(seed: int, replicates: int) -> list[int]:
     return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in children]
 
 
-def lineups(cfg: SweepConfig, players: int, game) -> list[tuple[str, ...]]:
-    """Bot line-ups for one player count (every distinct permutation if asked)."""
-    bots = cfg.bots or (game.default_bot,)
+def lineups(cfg: SweepConfig, players: int, game, bots: tuple | None = None) -> list[tuple[str, ...]]:
+    """Bot line-ups for one player count (every distinct permutation if asked); `bots`: a bots axis value."""
+    bots = bots or cfg.bots or (game.default_bot,)
     if len(bots) == 1:
         return [tuple(bots) * players]
     if len(bots) != players:
@@ -140,6 +140,8 @@ def _axis_change(axis: Axis, value: Any) -> tuple[dict, list, str | None, str | 
         return {}, [], value, None
     if axis.kind == "edits":
         return {}, [dict(e) for e in value], None, None
+    if axis.kind == "bots":
+        return {}, [], None, None           # who plays: the point's line-up, not its ruleset
     return {}, [], None, value
 
 
@@ -154,6 +156,8 @@ def _check_axis(loader: _Loader, i: int, axis: Axis) -> None:
         raise UserError(f"unknown parameter {axis.target!r} of {cfg.ruleset}{hint}", file=cfg.file, key=key + ".param")
     if axis.kind == "table":
         _check_rows(loader, base, axis.target, axis.where, key)
+    if axis.kind == "bots":
+        return                  # checked with each point's line-up (_spec)
     field_name = {"param": "values", "table": "values", "variants": "variants", "data": "data",
                   "edits": "edits"}[axis.kind]
     for j, value in enumerate(axis.values):
@@ -228,8 +232,9 @@ def expand(cfg: SweepConfig) -> list[Point]:
     for rep, seed in enumerate(replicate_seeds(cfg.seed, cfg.replicates)):
         for combo in combos:
             overrides, edits = dict(cfg.set), list(cfg.edits)
-            variant, data, labels = cfg.variant, cfg.data, {}
+            variant, data, labels, bots = cfg.variant, cfg.data, {}, None
             for axis, (value, label) in zip(cfg.grid, combo):
+                bots = value if axis.kind == "bots" else bots
                 o, e, v, d = _axis_change(axis, value)
                 overrides.update(o)
                 edits += e
@@ -238,7 +243,7 @@ def expand(cfg: SweepConfig) -> list[Point]:
             where = ", ".join(f"{k} = {v}" for k, v in labels.items()) or "base"
             rs = loader.load(variant, data, overrides, edits, "grid")
             for players in cfg.players:
-                for lineup in lineups(cfg, players, game):
+                for lineup in lineups(cfg, players, game, bots):
                     spec = _spec(cfg, rs, lineup, players, seed, where)
                     tracked = {} if abl is None or not tallied else \
                         {ent: _entity_ids(game, rs, ent) for ent in abl.entities}
