@@ -213,6 +213,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "pairings": _rows(pairings.sort("point")) if pairings.height else [],
         "adjusted": _rows(adjusted) if adjusted.height else [], "mattered": mattered,
         "by_bot": _rows(by_bot) if by_bot.height else [],
+        "touched": {r["point"]: r["changed"] for r in pairings.filter(pl.col("kind") == "sweep").iter_rows(named=True)},
         "paired_min": P.PAIRED_MIN, "paired_corr": P.PAIRED_CORRELATION,
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
