@@ -140,8 +140,8 @@ def point_pairings(games: pl.DataFrame, points: list[dict], reference: int, grid
     for point, against, kind, entity, p in pairs:
         a = games.filter(pl.col("point") == against)
         b = games.filter(pl.col("point") == point)
-        if a.height == 0 or a.height != b.height:
-            continue
+        if a.height == 0 or a.height != b.height or not a["game"].sort().equals(b["game"].sort()):
+            continue            # an unfinished run: the two points do not hold the same games yet
         ids = (p or {}).get("tracked", {}).get(entity, []) if entity else []
         fig = pairing(a, b, _used(a, ids) if ids else None)
         rows.append({"point": point, "against": against, "kind": kind, "entity": entity, **fig, "label": label(fig)})
