@@ -57,7 +57,7 @@ from typing import Any
 
 from simcore.errors import UserError
 
-TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
+TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots", "trajectories",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
             "target_rounds", "grid", "ablation"}
 AXIS_KINDS = ("param", "table", "variants", "data", "edits", "bots")
@@ -118,6 +118,7 @@ class SweepConfig:
     target_rounds: tuple[int, int] | None
     grid: tuple[Axis, ...]
     ablation: Ablation | None
+    trajectories: bool = False      # record each seat's standing after each round (flow metrics)
     text: str = field(default="", repr=False, compare=False)   # the TOML as given (the run folder keeps it)
 
     def resolved(self) -> dict:
@@ -137,6 +138,8 @@ class SweepConfig:
                 "entities": list(self.ablation.entities), "kind": self.ablation.kind,
                 "entity_kind": self.ablation.entity_kind, "table": self.ablation.table,
                 "column": self.ablation.column, "set": self.ablation.set},
+            # only when on, so the digest of every config written before the key existed holds
+            **({"trajectories": True} if self.trajectories else {}),
         }
 
     def digest(self) -> str:
@@ -365,7 +368,8 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         games=c.integer("games", doc.get("games", 1000), 1), seed=c.integer("seed", doc.get("seed", 0), 0),
         replicates=c.integer("replicates", doc.get("replicates", 1), 1),
         batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
-        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")), text=text)
+        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")),
+        trajectories=c.boolean("trajectories", doc.get("trajectories", False)), text=text)
 
 
 def load_config(path: str | Path) -> SweepConfig:
@@ -412,7 +416,7 @@ def toml_text(doc: dict) -> str:
 def one_point_config(ruleset: str, *, variant: str = "default", data: str | None = None, overrides: dict | None = None,
                      players: int = 4, bots: list[str] | None = None, factions: list[str] | None = None,
                      games: int = 1000, seed: int = 0, batch_size: int = 5000, name: str | None = None,
-                     description: str = "", file: str = "balancelab run") -> SweepConfig:
+                     description: str = "", file: str = "balancelab run", trajectories: bool = False) -> SweepConfig:
     """The config of a sweep with a single point (what `balancelab run` plays), checked like any config.
 
     Its `text` is a config file that `balancelab sweep` accepts and that plays the same games.
@@ -420,5 +424,5 @@ def one_point_config(ruleset: str, *, variant: str = "default", data: str | None
     doc = {"name": name or f"{ruleset}-run", "description": description, "ruleset": ruleset, "variant": variant,
            "data": None if data is None else str(Path(data).resolve()), "set": dict(overrides or {}),
            "players": players, "bots": bots, "factions": factions, "games": games, "seed": seed,
-           "batch_size": batch_size}
+           "batch_size": batch_size, **({"trajectories": True} if trajectories else {})}
     return parse_config(toml_text(doc), file)

@@ -264,7 +264,8 @@ def expand(cfg: SweepConfig) -> list[Point]:
                     hint = ("; to test a card that cannot be removed, knock it out instead (kind = \"knockout\", "
                             "the default)") if abl.kind == "removal" else ""
                     raise UserError(e.message + hint, file=e.file, key=e.key) from None
-                spec = RunSpec(rs, base.spec.players, base.spec.bots, base.spec.seed, base.spec.factions)
+                spec = RunSpec(rs, base.spec.players, base.spec.bots, base.spec.seed, base.spec.factions,
+                               base.spec.trajectories)
                 points.append(Point(len(points), {**base.labels, "ablation": entity}, base.variant, base.data,
                                     base.overrides, tuple(edits), spec, base.replicate, ablated=entity,
                                     ablation_kind=abl.kind, base=base.index,
@@ -277,7 +278,7 @@ def _spec(cfg: SweepConfig, rs: Ruleset, lineup, players: int, seed: int, where:
     if factions is not None and len(factions) == 1 and players > 1:
         factions = factions * players
     try:
-        return run_spec(rs, list(lineup), players, factions, seed)
+        return run_spec(rs, list(lineup), players, factions, seed, cfg.trajectories)
     except UserError as e:
-        key = {"players": "players", "bots": "bots"}.get(e.key or "", "factions")
+        key = {"players": "players", "bots": "bots", "trajectories": "trajectories"}.get(e.key or "", "factions")
         raise UserError(f"{e.message} (at point {where})", file=cfg.file, key=key) from None

@@ -46,8 +46,9 @@ def play_chunk(spec: RunSpec, start: int, stop: int, track: tuple[int, ...] = ()
         return run_chunk(spec, start, stop)
     game = get_game(spec.ruleset.game)
     idx = np.arange(start, stop, dtype=np.int64)
+    more = {"trajectories": True} if spec.trajectories else {}     # as simcore.runner.run_chunk
     out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
-                          None if spec.factions is None else list(spec.factions))
+                          None if spec.factions is None else list(spec.factions), **more)
     acquired = np.asarray(out["acquired"])                          # (B, P, E)
     flags = {f"s{s}_has_{e}": acquired[:, s, e] > 0 for s in range(spec.players) for e in track}
     flags.update({f"s{s}_acquired": acquired[:, s, :].sum(axis=1).astype(np.int16) for s in range(spec.players)})
@@ -122,6 +123,7 @@ def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep"
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "config_file": config_file, "config_digest": cfg.digest(), "config": cfg.resolved(),
         "ruleset": cfg.ruleset, "faction_label": game.faction_label, "score_label": game.score_label,
+        "standing_label": game.standing_label,
         "entity_kind": game.entity_kind, "end_reasons": list(game.end_reasons),
         "games_per_point": cfg.games, "batch_size": cfg.batch_size, "target_rounds": cfg.resolved()["target_rounds"],
         "reference_point": reference_point(cfg, points), "points": [p.describe() for p in points],

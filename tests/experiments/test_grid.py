@@ -129,3 +129,11 @@ def test_a_bots_axis_and_top_level_bots_are_refused(write_config):
     path = write_config(BASE + 'bots = "greedy"\n[[grid]]\nbots = ["greedy", "random"]\n')
     with pytest.raises(UserError, match="takes its bots from the axis"):
         load_config(path)
+
+
+def test_trajectories_in_a_config_reach_every_points_spec_and_only_then_the_digest(write_config):
+    plain = load_config(write_config(BASE + "players = 4\n"))
+    on = load_config(write_config(BASE + "players = 4\ntrajectories = true\n"))
+    assert [p.spec.trajectories for p in expand(on)] == [True]
+    assert [p.spec.trajectories for p in expand(plain)] == [False]
+    assert "trajectories" not in plain.resolved() and on.digest() != plain.digest()

@@ -536,18 +536,28 @@ def _check_bots(bots, players: int) -> list:
     return bots
 
 
-def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> dict:
+def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None,
+             trajectories: bool = False) -> dict:
     """Play game `game` of run `seed` from set-up to the end; return its outcome.
 
     `bots`: one reference policy per seat (decisions.py). `animals`: None (all random) or one
     animal name (or None for random) per seat. `log`: a list that receives readable lines.
     Outcome fields (contract section 8): position, winner, rounds, end_reason (0 track,
     1 stalled), animal, fury, tokens, bought (P lists, one count per cards.csv row),
-    fourth_round.
+    fourth_round; with `trajectories`, also standing: one list of track positions per round
+    played (after that round, or where the game ended in it).
     """
     g = Game.new(ruleset, players, bots, seed, game, animals, log)
-    g.play("end")
-    return g.outcome()
+    if not trajectories:
+        g.play("end")
+        return g.outcome()
+    standing = []
+    while not g.ended:
+        g.play("round")
+        standing.append([seat.position for seat in g.seats])
+    out = g.outcome()
+    out["standing"] = standing
+    return out
 
 
 def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, log=None):
