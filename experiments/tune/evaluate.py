@@ -24,6 +24,7 @@ from .. import store
 from ..grid import _Loader
 from ..lineup import run_spec
 from ..sweep import execute
+from .config import FLOW_TARGETS
 from .space import Space, load_candidate
 from .targets import measure
 
@@ -58,7 +59,8 @@ class Evaluator:
             if factions is not None and len(factions) == 1 and cfg.players[0] > 1:
                 factions = factions * cfg.players[0]
             bots = list(cfg.bots) if cfg.bots else None
-            self._specs[key] = run_spec(rs, bots, cfg.players[0], factions, seed)
+            flow = any(t in FLOW_TARGETS for t in self.space.cfg.targets)     # game-flow targets need trajectories
+            self._specs[key] = run_spec(rs, bots, cfg.players[0], factions, seed, trajectories=flow)
         return self._specs[key]
 
     def feasible(self, candidate: tuple) -> bool:
