@@ -578,6 +578,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tune)
 
+    from experiments.map_cli import register as register_map
+    register_map(sub)
+
     try:
         from experiments.sweep_cli import register
     except ImportError:
