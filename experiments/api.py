@@ -16,7 +16,9 @@ from typing import Sequence
 
 import polars as pl
 
+from reports import impact as I
 from reports import metrics as M
+from reports import pairing as P
 from simcore.runner import DEFAULT_BATCH, Results
 from simcore.runner import simulate as _simulate
 
@@ -29,7 +31,7 @@ from .sweep import run_sweep
 __all__ = ["simulate", "load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
            "seat_win_rates", "faction_win_rates", "bot_win_rates", "balance", "game_length",
            "length_histogram", "end_reasons", "score_margin", "entity_impact", "ablations",
-           "paired_difference", "report"]
+           "pairings", "adjusted_association", "bots_impact", "paired_difference", "report"]
 
 
 def simulate(ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0, jobs: int = 1,
@@ -129,6 +131,38 @@ def ablations(run, pandas: bool = False):
     """Causal per-entity checks (entity removed/replaced, same games), paired intervals."""
     r = _run(run)
     return _out(M.ablation_effects(r.games(), r.points), pandas)
+
+
+def _reference(r: Run) -> int:
+    base = [p["index"] for p in r.points if p.get("ablated") is None]
+    return r.manifest.get("reference_point", base[0] if base else 0)
+
+
+def pairings(run, pandas: bool = False):
+    """Every paired comparison of the run (each knockout/removal against its base point, each sweep
+    point against the reference setting): identical share, games touched, correlation, identical
+    share where the entity was unused, whether the pairing holds, and the plain-words label."""
+    r = _run(run)
+    grid = [a["name"] for a in r.manifest["config"].get("grid", [])]
+    return _out(P.point_pairings(r.games(), r.points, _reference(r), grid), pandas)
+
+
+def adjusted_association(run, point: int | None = None, bot: str | None = None, pandas: bool = False):
+    """Per entity at one point (default: the reference point): holders against non-holders that acquired
+    as many entities in all, raw and adjusted, corrected intervals clustered by game; `bot`: its seats only."""
+    r = _run(run)
+    point = _reference(r) if point is None else point
+    return _out(I.adjusted_association(r.games([point]), I.entity_names(r.tallies([point])), bot), pandas)
+
+
+def bots_impact(run, pandas: bool = False):
+    """Each entity per bot at the reference setting (adjusted association, and every knockout/removal of it),
+    with `sign_differs` where two bots' intervals both exclude zero with opposite signs."""
+    r = _run(run)
+    games = r.games()
+    grid = [a["name"] for a in r.manifest["config"].get("grid", [])]
+    pr = P.point_pairings(games, r.points, _reference(r), grid)
+    return _out(I.bots_impact(games, r.points, _reference(r), I.entity_names(r.tallies()), pr), pandas)
 
 
 def paired_difference(run, a: int, b: int, column: str = "s0_share") -> dict:

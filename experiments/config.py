@@ -34,10 +34,15 @@ whole config (including every ruleset point it expands to) has been checked.
     variants = ["default", "advanced-genetics"]   # ... or named variants
     [[grid]]
     data = ["a/", "b/"]             # ... or whole data folders
+    [[grid]]
+    bots = ["greedy", "silly"]      # ... or who plays: one bot for all seats, or a list per seat
 
     [ablation]                      # causal per-entity checks, paired with the base points
     entities = ["Vampirismo"]
-    set = { copies = 0 }            # default: remove; or e.g. { effect = "none", amount = 0 }
+    kind = "knockout"               # default: the same cards, the entity's effect off (active = 0),
+    entity_kind = "card"            #   in the table the game names for that kind (default: its tallied kind)
+    # kind = "removal"              # or: edit the entity's rows (a removal reshuffles: rarely paired)
+    # table = "cards"; column = "name"; set = { copies = 0 }    (removal only; these are its defaults)
 """
 from __future__ import annotations
 
@@ -55,9 +60,10 @@ from simcore.errors import UserError
 TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots", "trajectories",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
             "target_rounds", "grid", "ablation"}
-AXIS_KINDS = ("param", "table", "variants", "data", "edits")
-AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "labels"}
-ABLATION_KEYS = {"entities", "table", "column", "set"}
+AXIS_KINDS = ("param", "table", "variants", "data", "edits", "bots")
+AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "bots", "labels"}
+ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
+ABLATION_KINDS = ("knockout", "removal")
 
 
 @dataclass(frozen=True)
@@ -75,12 +81,18 @@ class Axis:
 
 @dataclass(frozen=True)
 class Ablation:
-    """Entities to remove (or replace) at every base point, paired game by game."""
+    """Entities to knock out (or remove/replace) at every base point, paired game by game.
+
+    A knockout's table and column come from the game (GAME.knockout_targets[entity_kind]) when
+    the config is expanded; here they are empty and `set` is {"active": 0}.
+    """
 
     entities: tuple[str, ...]
     table: str
     column: str
     set: dict
+    kind: str = "knockout"        # knockout | removal
+    entity_kind: str = ""         # knockout: which kind of entity ("" = the game's tallied kind)
 
 
 @dataclass(frozen=True)
@@ -123,7 +135,8 @@ class SweepConfig:
             "target_rounds": None if self.target_rounds is None else list(self.target_rounds),
             "grid": [axis(a) for a in self.grid],
             "ablation": None if self.ablation is None else {
-                "entities": list(self.ablation.entities), "table": self.ablation.table,
+                "entities": list(self.ablation.entities), "kind": self.ablation.kind,
+                "entity_kind": self.ablation.entity_kind, "table": self.ablation.table,
                 "column": self.ablation.column, "set": self.ablation.set},
             # only when on, so the digest of every config written before the key existed holds
             **({"trajectories": True} if self.trajectories else {}),
@@ -231,6 +244,15 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
         if "labels" not in doc:
             c.fail(key + ".labels", "an edits axis needs one label per value (what each mix is called)")
         axis = Axis(doc.get("name", "edits"), kind, tuple(values), ())
+    elif kind == "bots":
+        # Each value: one bot for every seat ("greedy") or one per seat (["greedy", "silly", ...]).
+        raw = c.values(key + ".bots", doc["bots"])
+        values = [tuple(c.text_list(f"{key}.bots[{j}]", v)) if isinstance(v, list) else (c.text(f"{key}.bots[{j}]", v),)
+                  for j, v in enumerate(raw)]
+        axis = Axis("bots", kind, tuple(values), ())
+        values = [",".join(v) for v in values]
+        if "name" in doc:
+            c.fail(key + ".name", "a bots axis is always called `bots` (the points' bots label)")
     elif kind == "variants":
         values = c.text_list(key + ".variants", doc["variants"])
         axis = Axis(doc.get("name", "variant"), kind, tuple(values), ())
@@ -241,7 +263,7 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
                 c.fail(f"{key}.data[{j}]", f"data folder {v!r} does not exist")
         axis = Axis(doc.get("name", "data"), kind, tuple(_relative(base, v) for v in values), (),)
         values = [Path(v).name or v for v in values]
-    for extra in ("where", "column", "values") if kind in ("variants", "data", "edits") else ():
+    for extra in ("where", "column", "values") if kind in ("variants", "data", "edits", "bots") else ():
         if extra in doc:
             c.fail(f"{key}.{extra}", f"not used by a {kind} axis")
     c.text(key + ".name", axis.name)
@@ -263,11 +285,24 @@ def _ablation(c: _Checker, doc: Any) -> Ablation | None:
     entities = c.text_list("ablation.entities", doc.get("entities"))
     if len(set(entities)) != len(entities):
         c.fail("ablation.entities", "names an entity twice")
+    kind = c.text("ablation.kind", doc.get("kind", "knockout"))
+    if kind not in ABLATION_KINDS:
+        c.fail("ablation.kind", f"unknown kind {kind!r}; expected knockout (the same cards with the effect "
+                                "switched off: the default) or removal (edit the rows, e.g. copies = 0)")
+    if kind == "knockout":
+        extra = [k for k in ("table", "column", "set") if k in doc]
+        if extra:
+            c.fail(f"ablation.{extra[0]}", "is not used by a knockout (the game names the table and the `active` "
+                                           "flag); for a card-table edit write kind = \"removal\"")
+        return Ablation(tuple(entities), "", "", {"active": 0}, kind,
+                        c.text("ablation.entity_kind", doc.get("entity_kind", "")))
+    if "entity_kind" in doc:
+        c.fail("ablation.entity_kind", "is used by a knockout only; a removal names its `table` and `column`")
     change = c.table("ablation.set", doc.get("set", {"copies": 0}))
     if not change:
         c.fail("ablation.set", "must change at least one column, e.g. { copies = 0 }")
     return Ablation(tuple(entities), c.text("ablation.table", doc.get("table", "cards")),
-                    c.text("ablation.column", doc.get("column", "name")), dict(change))
+                    c.text("ablation.column", doc.get("column", "name")), dict(change), kind)
 
 
 def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
@@ -319,6 +354,9 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     if len(set(names)) != len(names):
         c.fail("grid", f"two axes share the name {next(n for n in names if names.count(n) > 1)!r}; give one a `name`")
     perm = c.boolean("bot_permutations", doc.get("bot_permutations", False))
+    if any(a.kind == "bots" for a in axes) and ("bots" in doc or perm):
+        c.fail("bots", "a config with a bots axis takes its bots from the axis; drop the top-level `bots` "
+                       "(and bot_permutations)")
     if perm and len(bots) < 2:
         c.fail("bot_permutations", "needs one bot per seat in `bots`")
     return SweepConfig(

@@ -38,7 +38,8 @@ class Point:
     edits: tuple
     spec: RunSpec = field(repr=False)
     replicate: int = 0
-    ablated: str | None = None    # entity removed/replaced at this point
+    ablated: str | None = None    # entity knocked out (or removed/replaced) at this point
+    ablation_kind: str | None = None   # knockout | removal (None at a base point)
     base: int | None = None       # the base point it is paired with
     track: tuple[int, ...] = ()   # entity ids whose per-game acquisition is recorded
     tracked: dict = field(default_factory=dict)   # ablated entity name -> its entity ids
@@ -55,6 +56,7 @@ class Point:
                 "bots": [b.name for b in self.spec.bots],
                 "factions": None if self.spec.factions is None else list(self.spec.factions),
                 "seed": self.spec.seed, "replicate": self.replicate, "ablated": self.ablated,
+                "ablation_kind": self.ablation_kind,
                 "base": self.base, "track": list(self.track),
                 "tracked": {k: list(v) for k, v in self.tracked.items()}, "ruleset": rs.game,
                 "ruleset_hash": rs.hash}
@@ -68,9 +70,9 @@ def replicate_seeds(seed: int, replicates: int) -> list[int]:
     return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in children]
 
 
-def lineups(cfg: SweepConfig, players: int, game) -> list[tuple[str, ...]]:
-    """Bot line-ups for one player count (every distinct permutation if asked)."""
-    bots = cfg.bots or (game.default_bot,)
+def lineups(cfg: SweepConfig, players: int, game, bots: tuple | None = None) -> list[tuple[str, ...]]:
+    """Bot line-ups for one player count (every distinct permutation if asked); `bots`: a bots axis value."""
+    bots = bots or cfg.bots or (game.default_bot,)
     if len(bots) == 1:
         return [tuple(bots) * players]
     if len(bots) != players:
@@ -138,6 +140,8 @@ def _axis_change(axis: Axis, value: Any) -> tuple[dict, list, str | None, str | 
         return {}, [], value, None
     if axis.kind == "edits":
         return {}, [dict(e) for e in value], None, None
+    if axis.kind == "bots":
+        return {}, [], None, None           # who plays: the point's line-up, not its ruleset
     return {}, [], None, value
 
 
@@ -152,6 +156,8 @@ def _check_axis(loader: _Loader, i: int, axis: Axis) -> None:
         raise UserError(f"unknown parameter {axis.target!r} of {cfg.ruleset}{hint}", file=cfg.file, key=key + ".param")
     if axis.kind == "table":
         _check_rows(loader, base, axis.target, axis.where, key)
+    if axis.kind == "bots":
+        return                  # checked with each point's line-up (_spec)
     field_name = {"param": "values", "table": "values", "variants": "variants", "data": "data",
                   "edits": "edits"}[axis.kind]
     for j, value in enumerate(axis.values):
@@ -178,9 +184,24 @@ def _check_rows(loader: _Loader, rs: Ruleset, table: str, where: dict, key: str)
             raise UserError(f"no {table} row has {col} = {want!r}{hint}", file=cfg.file, key=key + ".where")
 
 
-def _ablation_edit(cfg: SweepConfig, entity: str) -> dict:
+def ablation_target(cfg: SweepConfig, game) -> tuple[str, str]:
+    """(table, name column) whose rows the ablation edits; for a knockout, the game's own choice."""
     a = cfg.ablation
-    return {"table": a.table, "where": {a.column: entity}, "set": dict(a.set)}
+    if a.kind != "knockout":
+        return a.table, a.column
+    targets = dict(getattr(game, "knockout_targets", None) or {})
+    kind = a.entity_kind or game.entity_kind
+    if kind not in targets:
+        has = ", ".join(sorted(targets)) or "none yet"
+        key = "ablation.entity_kind" if a.entity_kind else "ablation.kind"
+        raise UserError(f"{cfg.ruleset} cannot knock out a {kind}: the kinds it can knock out are: {has}"
+                        + ("" if targets else "; use kind = \"removal\" to edit the card table instead"),
+                        file=cfg.file, key=key)
+    return targets[kind]
+
+
+def _ablation_edit(cfg: SweepConfig, target: tuple[str, str], entity: str) -> dict:
+    return {"table": target[0], "where": {target[1]: entity}, "set": dict(cfg.ablation.set)}
 
 
 def _entity_ids(game, rs: Ruleset, entity: str) -> tuple[int, ...]:
@@ -196,21 +217,24 @@ def expand(cfg: SweepConfig) -> list[Point]:
     for i, axis in enumerate(cfg.grid):
         _check_axis(loader, i, axis)
     abl = cfg.ablation
+    target = None if abl is None else ablation_target(cfg, game)
     if abl is not None:
         base_rs = loader.load(cfg.variant, cfg.data, cfg.set, list(cfg.edits), "base")
-        _check_rows(loader, base_rs, abl.table, {abl.column: abl.entities[0]}, "ablation")
         for k, entity in enumerate(abl.entities):
             try:
-                _check_rows(loader, base_rs, abl.table, {abl.column: entity}, "ablation")
+                _check_rows(loader, base_rs, target[0], {target[1]: entity}, "ablation")
             except UserError as e:
                 raise UserError(e.message, file=cfg.file, key=f"ablation.entities[{k}]") from None
+        # The flags that say, game by game, whether the entity played any part (pairing checks).
+        tallied = abl.kind == "removal" or (abl.entity_kind or game.entity_kind) == game.entity_kind
     points: list[Point] = []
     combos = list(itertools.product(*[list(zip(a.values, a.labels)) for a in cfg.grid]))
     for rep, seed in enumerate(replicate_seeds(cfg.seed, cfg.replicates)):
         for combo in combos:
             overrides, edits = dict(cfg.set), list(cfg.edits)
-            variant, data, labels = cfg.variant, cfg.data, {}
+            variant, data, labels, bots = cfg.variant, cfg.data, {}, None
             for axis, (value, label) in zip(cfg.grid, combo):
+                bots = value if axis.kind == "bots" else bots
                 o, e, v, d = _axis_change(axis, value)
                 overrides.update(o)
                 edits += e
@@ -219,10 +243,12 @@ def expand(cfg: SweepConfig) -> list[Point]:
             where = ", ".join(f"{k} = {v}" for k, v in labels.items()) or "base"
             rs = loader.load(variant, data, overrides, edits, "grid")
             for players in cfg.players:
-                for lineup in lineups(cfg, players, game):
+                for lineup in lineups(cfg, players, game, bots):
                     spec = _spec(cfg, rs, lineup, players, seed, where)
-                    tracked = {} if abl is None else {ent: _entity_ids(game, rs, ent) for ent in abl.entities}
-                    track = tuple(sorted({i for ids in tracked.values() for i in ids}))
+                    tracked = {} if abl is None or not tallied else \
+                        {ent: _entity_ids(game, rs, ent) for ent in abl.entities}
+                    # Every entity's per-seat flags: the adjusted association and the per-bot tables need them.
+                    track = tuple(range(len(game.entities(rs))))
                     full = {**labels, "players": str(players), "bots": ",".join(lineup)}
                     if cfg.replicates > 1:
                         full["replicate"] = str(rep)
@@ -231,18 +257,19 @@ def expand(cfg: SweepConfig) -> list[Point]:
     if abl is not None:
         for base in list(points):
             for k, entity in enumerate(abl.entities):
-                edits = list(base.edits) + [_ablation_edit(cfg, entity)]
+                edits = list(base.edits) + [_ablation_edit(cfg, target, entity)]
                 try:
                     rs = loader.load(base.variant, base.data, base.overrides, edits, f"ablation.entities[{k}]")
                 except UserError as e:
-                    hint = ("; to test a card that cannot be removed, replace it instead, e.g. "
-                            "set = { effect = \"none\", amount = 0 }") if abl.set.get("copies") == 0 else ""
+                    hint = ("; to test a card that cannot be removed, knock it out instead (kind = \"knockout\", "
+                            "the default)") if abl.kind == "removal" else ""
                     raise UserError(e.message + hint, file=e.file, key=e.key) from None
                 spec = RunSpec(rs, base.spec.players, base.spec.bots, base.spec.seed, base.spec.factions,
                                base.spec.trajectories)
                 points.append(Point(len(points), {**base.labels, "ablation": entity}, base.variant, base.data,
                                     base.overrides, tuple(edits), spec, base.replicate, ablated=entity,
-                                    base=base.index))
+                                    ablation_kind=abl.kind, base=base.index,
+                                    track=tuple(range(len(game.entities(rs)))), tracked=base.tracked))
     return points
 
 

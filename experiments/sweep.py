@@ -40,15 +40,18 @@ PACKAGES = ("balancelab", "numpy", "polars", "pandas", "pyarrow", "joblib", "das
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int, track: tuple[int, ...] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """run_chunk's rows, plus `s{i}_has_{id}` flags for the tracked entity ids (for ablations)."""
+    """run_chunk's rows, plus per seat `s{i}_has_{id}` flags for the tracked entity ids and, with any
+    tracked, `s{i}_acquired`: how many entities the seat acquired in all (the adjusted association's strata)."""
     if not track:
         return run_chunk(spec, start, stop)
     game = get_game(spec.ruleset.game)
     idx = np.arange(start, stop, dtype=np.int64)
+    more = {"trajectories": True} if spec.trajectories else {}     # as simcore.runner.run_chunk
     out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
-                          None if spec.factions is None else list(spec.factions))
+                          None if spec.factions is None else list(spec.factions), **more)
     acquired = np.asarray(out["acquired"])                          # (B, P, E)
     flags = {f"s{s}_has_{e}": acquired[:, s, e] > 0 for s in range(spec.players) for e in track}
+    flags.update({f"s{s}_acquired": acquired[:, s, :].sum(axis=1).astype(np.int16) for s in range(spec.players)})
     return games_frame(spec, idx, out).with_columns(**flags), tallies_frame(spec, out)
 
 

@@ -73,6 +73,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UserError("is a folder; give a file name for the report", file=str(out))
     write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_balance_table(run)
+    print_paired_checks(run, games)
     if missing:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
     print(f"wrote {out}")
@@ -111,3 +112,25 @@ def print_balance_table(run) -> None:
               f"  {r['balance']:>6.3f} [{r['balance_low']:.3f}, {r['balance_high']:.3f}]"
               f"  {r['seat0_rate']:>11.3f}  {r['fair']:>5.3f}  {r['best']} / {r['worst']}")
     print("(fair = the fair share of wins, 1 / players)")
+
+
+def print_paired_checks(run, games) -> None:
+    """One line per knockout/removal: the holders' paired effect, where it mattered, and what it may claim."""
+    from reports.metrics import ablation_effects
+    from reports.pairing import point_pairings
+    abl = ablation_effects(games, run.points)
+    if abl.height == 0:
+        return
+    grid = [a["name"] for a in run.manifest["config"].get("grid", [])]
+    pr = {r["point"]: r for r in point_pairings(games, run.points, run.manifest.get("reference_point", 0),
+                                                grid).iter_rows(named=True)}
+    print(f"\npaired checks (effect on the {run.manifest.get('entity_kind', 'entity')}'s holders, pp, "
+          "corrected 95% interval; mattered = games whose outcome changed)")
+    for r in abl.sort(["base", "rank"]).iter_rows(named=True):
+        p = pr.get(r["point"], {})
+        verdict = "causal" if p.get("holds") else "association only (the pairing does not hold)"
+        eff = "n/a" if r["effect"] != r["effect"] else \
+            f"{r['effect'] * 100:+.1f} [{r['ci_low'] * 100:+.1f}, {r['ci_high'] * 100:+.1f}]"
+        mattered = p.get("changed")
+        print(f"  point {r['base']}: {r['entity']} ({p.get('kind', 'removal')}): {eff}, mattered in "
+              f"{'n/a' if mattered is None else f'{mattered:.1%}'} of games: {verdict}")

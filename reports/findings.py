@@ -96,26 +96,56 @@ def entity_findings(impact: pl.DataFrame, point: int, kind: str, limit: int = 5)
 
 
 def ablation_findings(ablation: pl.DataFrame, kind: str, describe) -> list[dict]:
-    """One sentence per causal check (entity removed or replaced, same games)."""
+    """One sentence per paired check (knockout or removal, same games): causal only where the pairing holds."""
     out = []
     if ablation.height == 0:
         return out
     k = int(ablation["family"][0])
     for r in ablation.sort("rank").iter_rows(named=True):
         where = describe(r["base"])
+        what = r.get("kind") or "removal"
+        mattered = "" if r.get("changed") is None else f"; it changed the outcome of {pct(r['changed'])} of the games"
         if r["holders"] == 0:
             out.append(_finding("info", f"{kind.capitalize()} {r['entity']} ({where}): nobody acquired it in the base "
                                         "games, so its effect on acquirers cannot be measured."))
             continue
+        if "holds" in r and not r["holds"]:
+            out.append(_finding("info", f"{kind.capitalize()} {r['entity']} ({where}, {what}): {pp(r['effect'])} "
+                                        f"({ci(r['ci_low'], r['ci_high'], unit=' pp')}) is not a causal estimate: "
+                                        f"{r['label']}."))
+            continue
         if r["flagged"]:
             verb = "helps" if r["effect"] > 0 else "hurts"
             out.append(_finding("warn", f"{kind.capitalize()} {r['entity']} ({where}) {verb} whoever acquires it: "
-                                        f"{pp(r['effect'])} win rate against the same games without it "
+                                        f"{pp(r['effect'])} win rate against the same games with it {_done(what)} "
                                         f"({ci(r['ci_low'], r['ci_high'], unit=' pp')}, corrected for {k} checks; "
-                                        f"{r['holders']} acquisitions)."))
+                                        f"{r['holders']} acquisitions{mattered}; causal: the pairing holds)."))
         else:
             out.append(_finding("ok", f"{kind.capitalize()} {r['entity']} ({where}): no clear causal effect on its "
-                                      f"acquirers ({pp(r['effect'])}, {ci(r['ci_low'], r['ci_high'], unit=' pp')})."))
+                                      f"acquirers ({pp(r['effect'])}, {ci(r['ci_low'], r['ci_high'], unit=' pp')}"
+                                      f"{mattered})."))
+    return out
+
+
+def _done(what: str) -> str:
+    return "knocked out" if what == "knockout" else "removed or replaced"
+
+
+def bot_findings(by_bot: pl.DataFrame, kind: str) -> list[dict]:
+    """Entities whose effect has opposite signs for two bots (both intervals excluding zero)."""
+    if by_bot.height == 0:
+        return []
+    flips = by_bot.filter(pl.col("sign_differs") & pl.col("excludes_zero"))
+    out = []
+    for (entity, measure), grp in flips.group_by(["entity", "measure"], maintain_order=True):
+        parts = ", ".join(f"{r['bot']} {pp(r['effect'])} ({ci(r['ci_low'], r['ci_high'], unit=' pp')})"
+                          for r in grp.sort("bot").iter_rows(named=True))
+        out.append(_finding("warn", f"{kind.capitalize()} {entity}: its effect depends on who plays it ({measure}: "
+                                    f"{parts}). Both intervals exclude zero with opposite signs, so no single "
+                                    "number describes the card; read it per bot."))
+    if not out:
+        out.append(_finding("ok", f"No {kind}'s effect has opposite signs between bots with both intervals excluding "
+                                  "zero (see the per-bot table)."))
     return out
 
 

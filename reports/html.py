@@ -19,8 +19,10 @@ import jinja2
 import polars as pl
 
 from . import findings as F
+from . import impact as I
 from . import flow_section
 from . import metrics as M
+from . import pairing as P
 from . import plots
 from . import verdict as V
 
@@ -40,7 +42,8 @@ def describe_point(point: dict) -> str:
     if bots and bots[0]:
         parts.append(f"{bots[0]} bots" if len(set(bots)) == 1 else "bots " + ",".join(bots))
     if ablation:
-        parts.append(f"without {ablation}")
+        knockout = point.get("ablation_kind") == "knockout"
+        parts.append(f"{ablation} knocked out" if knockout else f"without {ablation} (removal)")
     return ", ".join(parts)
 
 
@@ -99,17 +102,25 @@ def entity_notes(tables: dict | None, names) -> dict:
 
 
 def build_verdict(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, impact: pl.DataFrame,
-                  ablation: pl.DataFrame, reference: int, tables: dict | None, folder: str) -> dict:
-    """Too strong / too weak at the reference point, each with its next step (reports.verdict)."""
+                  ablation: pl.DataFrame, reference: int, tables: dict | None, folder: str,
+                  adjusted: pl.DataFrame | None = None) -> dict:
+    """Too strong / too weak at the reference point, each with its next step (reports.verdict).
+
+    Only a paired check whose pairing holds counts as causal; the others, and the association
+    (adjusted for N acquired when the rows allow it), are named as associations."""
     kind, flabel = manifest.get("entity_kind", "entity"), manifest.get("faction_label", "faction")
     at = pl.col("point") == reference
     problems = V.faction_items(factions.filter(at).to_dicts() if factions.height else [], flabel)
     problems += V.faction_items(seats.filter(at).to_dicts() if seats.height else [], "seat", name_key="seat")
-    causal = ablation.filter(pl.col("base") == reference) if ablation.height else ablation
+    causal = ablation.filter((pl.col("base") == reference) & pl.col("holds")) if ablation.height else ablation
     problems += V.entity_items(causal.to_dicts() if causal.height else [], kind, how="causal")
-    checked = {p["name"] for p in problems}
-    assoc = impact.filter(at).to_dicts() if impact.height else []
-    problems += [p for p in V.entity_items(assoc, kind) if p["name"] not in checked]
+    checked = {p["name"] for p in problems} | \
+        (set(ablation.filter(pl.col("base") == reference)["entity"].to_list()) if ablation.height else set())
+    if adjusted is not None and adjusted.height:
+        assoc, how = adjusted.to_dicts(), "adjusted"
+    else:
+        assoc, how = (impact.filter(at).to_dicts() if impact.height else []), "association"
+    problems += [p for p in V.entity_items(assoc, kind, how=how) if p["name"] not in checked]
     return V.build(problems, manifest.get("config", {}), tables or {}, manifest.get("rulesets", {}), folder)
 
 
@@ -132,7 +143,19 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     seats, factions = M.seat_win_rates(base_games), M.faction_win_rates(base_games)
     bots = M.bot_win_rates(base_games)
     impact = M.entity_impact(tallies, base_games, base_ids)
+    grid = [a["name"] for a in manifest["config"].get("grid", [])]
+    pairings = P.point_pairings(games, points, reference, grid)
     ablation = M.ablation_effects(games, points)
+    if ablation.height:      # every paired check carries its pairing figures and its plain-words label
+        ablation = ablation.join(pairings.filter(pl.col("kind") != "sweep").select(
+            pl.col("point").cast(ablation["point"].dtype), "kind", "identical", "changed", "correlation",
+            "identical_unused", "unused_games", "holds", "label"), on="point", how="left").with_columns(
+            pl.col("holds").fill_null(False))
+    names = I.entity_names(tallies)
+    adjusted = I.adjusted_association(games.filter(pl.col("point") == reference), names)
+    mattered = {r["entity"]: r["changed"] for r in pairings.filter(
+        (pl.col("against") == reference) & (pl.col("kind") != "sweep")).iter_rows(named=True)}
+    by_bot = I.bots_impact(games, points, reference, names, pairings)
     hist = M.length_histogram(base_games)
     label_cols = pl.DataFrame([{"point": p["index"], **{k: str(v) for k, v in p["labels"].items()}} for p in base],
                               infer_schema_length=None).with_columns(pl.col("point").cast(pl.Int32))
@@ -171,6 +194,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     found = F.headline_findings(head, seats, factions, reference, labels[reference], flabel, target)
     found += F.entity_findings(impact, reference, kind)
     found += F.ablation_findings(ablation, kind, lambda i: labels[i])
+    found += F.bot_findings(by_bot, kind)
     if x is not None:
         ref_row = head.filter(pl.col("point") == reference)
         same_series = head
@@ -178,7 +202,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
             same_series = same_series.filter(pl.col(col) == ref_row[col][0]) if ref_row.height else same_series
         found += F.sweep_findings(same_series, x, reference)
     found += F.defaults_findings(manifest.get("rulesets", {}))
-    verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder)
+    verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder, adjusted)
     flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing")
     return {
         "flow": flow,
@@ -189,6 +213,11 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "impact": _rows(impact.sort(["point", "rank"])) if impact.height else [],
         "notes": entity_notes(tables, impact["entity"].to_list() if impact.height else []),
         "ablation": _rows(ablation.sort("rank")) if ablation.height else [],
+        "pairings": _rows(pairings.sort("point")) if pairings.height else [],
+        "adjusted": _rows(adjusted) if adjusted.height else [], "mattered": mattered,
+        "by_bot": _rows(by_bot) if by_bot.height else [],
+        "touched": {r["point"]: r["changed"] for r in pairings.filter(pl.col("kind") == "sweep").iter_rows(named=True)},
+        "paired_min": P.PAIRED_MIN, "paired_corr": P.PAIRED_CORRELATION,
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
     }

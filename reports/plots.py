@@ -182,7 +182,7 @@ def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> str:
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, labels)
     ax.set_xlabel(f"acquirers' win rate with the {kind} minus without it, same games (pp)")
-    ax.set_title("causal check: the same games with the entity removed or replaced", fontsize=10)
+    ax.set_title("paired checks: the same games with the entity knocked out or removed", fontsize=10)
     return to_data_uri(fig)
 
 

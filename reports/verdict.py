@@ -81,7 +81,8 @@ def entity_items(rows: Iterable[dict], kind: str, effect: str = "effect", thresh
                  how: str = "association", limit: int = 8) -> list[dict]:
     """Problems among entities: the effect on its acquirers' win rate beyond the threshold.
 
-    how: "causal" (ablation: the same games without it), "association" (acquired vs not), or
+    how: "causal" (a paired check whose pairing holds), "association" (acquired vs not), "adjusted"
+    (acquired vs not among seats that acquired as many entities), or
     "change" (compare: the acquirers' win rate after the edit against before).
     """
     out = []
@@ -94,8 +95,10 @@ def entity_items(rows: Iterable[dict], kind: str, effect: str = "effect", thresh
             text = (f"{kind.capitalize()} {name}: its acquirers' win rate {_pp(r[effect])} after the edit "
                     f"(corrected interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}).")
         else:
-            basis = ("against the same games without it (causal)" if how == "causal" else
-                     "against the seats that did not acquire it (an association: check it with an ablation)")
+            basis = {"causal": "against the same games without it (causal)",
+                     "adjusted": "against the seats that acquired as many entities but not it (an association, "
+                                 "adjusted for N acquired: check it with a knockout)"}.get(
+                how, "against the seats that did not acquire it (an association: check it with an ablation)")
             text = (f"{kind.capitalize()} {name}: {_pp(r[effect])} win rate for whoever acquires it "
                     f"{basis}; corrected interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}.")
         out.append({"name": name, "what": kind, "direction": d, "text": text, "size": abs(r[effect])})

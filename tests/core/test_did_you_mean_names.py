@@ -32,7 +32,7 @@ def test_a_misspelt_animal_in_a_config_is_named_with_the_closest_name(tmp_path):
 @pytest.mark.parametrize("section,expect", [
     ('[[grid]]\ntable = "cards"\nwhere = { name = "Mutazion" }\ncolumn = "amount"\nvalues = [1, 2]\n',
      "no cards row has name = 'Mutazion'; did you mean Mutazione?"),
-    ('[ablation]\nentities = ["Vampirsmo"]\n', "did you mean Vampirismo?"),
+    ('[ablation]\nkind = "removal"\nentities = ["Vampirsmo"]\n', "did you mean Vampirismo?"),
 ])
 def test_a_misspelt_entity_in_a_config_is_named_with_the_closest_name(tmp_path, section, expect):
     cfg = tmp_path / "c.toml"

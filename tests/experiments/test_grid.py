@@ -68,6 +68,7 @@ players = 4
 param = "fourth_card_space"
 values = [3, 4]
 [ablation]
+kind = "removal"
 entities = ["Vampirismo", "Sonar"]
 """)))
     base, abl = points[:2], points[2:]
@@ -108,6 +109,26 @@ def test_the_shipped_capybara_mix_configs_keep_every_colour_at_its_count_and_the
         assert len({p.ruleset.hash for p in points}) == len(points), name
         for p in points:
             assert sum(r["copies"] for r in p.ruleset.tables["strikes"]) == p.ruleset["strike_cards"]
+
+
+def test_a_bots_axis_plays_the_same_games_with_each_line_up(write_config):
+    path = write_config(BASE + """
+players = 4
+[[grid]]
+bots = ["greedy", ["greedy", "random", "greedy", "random"]]
+""")
+    points = expand(load_config(path))
+    assert [[b.name for b in p.spec.bots] for p in points] == [["greedy"] * 4, ["greedy", "random"] * 2]
+    assert [p.labels["bots"] for p in points] == ["greedy,greedy,greedy,greedy", "greedy,random,greedy,random"]
+    assert len({p.spec.seed for p in points}) == 1 and len({p.ruleset.hash for p in points}) == 1
+
+
+def test_a_bots_axis_and_top_level_bots_are_refused(write_config):
+    import pytest
+    from simcore.errors import UserError
+    path = write_config(BASE + 'bots = "greedy"\n[[grid]]\nbots = ["greedy", "random"]\n')
+    with pytest.raises(UserError, match="takes its bots from the axis"):
+        load_config(path)
 
 
 def test_trajectories_in_a_config_reach_every_points_spec_and_only_then_the_digest(write_config):

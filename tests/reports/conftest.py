@@ -23,6 +23,7 @@ param = "fourth_card_space"
 values = [3, 4]
 
 [ablation]
+kind = "removal"
 entities = ["Pelliccia", "Sonar"]
 set = { effect = "none", amount = 0 }
 """

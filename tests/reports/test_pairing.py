@@ -70,3 +70,21 @@ def test_points_with_different_games_cannot_be_paired():
     with pytest.raises(ValueError):
         pairing(frame(rng, 100), frame(rng, 90))
     assert math.isnan(pairing(frame(rng, 50), frame(rng, 50))["identical_unused"])
+
+
+def test_a_knockout_of_an_entity_in_nearly_every_game_is_causal_by_design_and_says_it_was_not_checked():
+    from reports.pairing import MIN_UNUSED, label
+    rng = np.random.default_rng(7)
+    a = frame(rng)
+    used = np.ones(a.height, bool)
+    used[: MIN_UNUSED - 1] = False                 # too few games without it to check the pairing
+    b = altered(a, np.flatnonzero(used)[::3], rng)
+    fig = pairing(a, b, used, by_design=True)
+    assert fig["holds"] and not fig["checked"] and label(fig).startswith("causal by design, pairing not checked")
+    # The same figures for a removal (not paired by design) are judged as measured.
+    assert not pairing(a, altered(a, np.arange(a.height), rng), used)["holds"]
+    # With enough games without it, a knockout is checked like anything else.
+    used[: 5 * MIN_UNUSED] = False
+    leak = altered(a, np.arange(0, 5 * MIN_UNUSED, 2), rng)
+    fig = pairing(a, leak, used, by_design=True)
+    assert fig["checked"] and not fig["holds"]
