@@ -230,13 +230,16 @@ def feeding(engine: str, g: ref.Game, make_bot=ScriptBot) -> ref.Game:
 
 
 def reveal(engine: str, g: ref.Game, foods=()) -> ref.Game:
-    """Food cards of these values onto the Watering Hole, then the reveal-time traits."""
+    """The reveal-time traits timed before the food cards (reveal_before_food), food cards
+    of these values onto the Watering Hole, then the other reveal-time traits."""
     g = copy.deepcopy(g)
     if engine == "reference":
+        ref.reveal_effects(g, pre_food=True)
         ref.add_food_cards(g, list(foods))
         ref.reveal_effects(g)
         return g
     E, st = _batch(g)
+    R.reveal_before_food(E, st, 0)
     if foods:
         R.add_food(E, st, 0, np.array([list(foods)], np.int64))
     R.reveal_effects(E, st, 0)

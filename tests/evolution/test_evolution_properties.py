@@ -288,6 +288,7 @@ def positions(draw):
 
 def _reference_phases(g, foods, bots):
     g = copy.deepcopy(g)
+    ref.reveal_effects(g, pre_food=True)
     ref.add_food_cards(g, foods)
     ref.reveal_effects(g)
     after_reveal = copy.deepcopy(g)
@@ -301,6 +302,7 @@ def _batch_phases(g, foods, bots):
     E = R.Engine(g.rules, g.cards)
     s = from_games([g], S=max(1, max(len(p.species) for p in g.players)))
     one = np.zeros(1, np.int64)
+    R.reveal_before_food(E, s, 0)
     if foods:
         R.add_food(E, s, 0, np.array([foods], np.int64))
     R.reveal_effects(E, s, 0)

@@ -259,10 +259,11 @@ def test_fat_tissue_moves_stored_food_onto_the_species_at_the_reveal(engine, var
 def test_fertile_grows_before_fat_tissue_feeds_at_the_reveal(engine, variant):
     # reveal order fertile, long-neck, fat-tissue: the new animal is fed from the fat too
     t = Table(variant)
-    g = t.game([[t.sp("fertile", "fat-tissue", body=5, pop=3, fat=4)]], wh=0)
+    # (food on the Watering Hole before the reveal: the second printing's Fertile grows too)
+    g = t.game([[t.sp("fertile", "fat-tissue", body=5, pop=3, fat=4)]], wh=1)
     after = reveal(engine, g, foods=[2])
     assert board(after, 0) == [(4, 5, 4, 0)]
-    assert after.wh == 2
+    assert after.wh == 3
 
 
 @both_engines
@@ -294,9 +295,12 @@ def test_stored_fat_does_not_score_and_stays_through_the_end_of_feeding(engine, 
     ("default", 0, [0, 0], 3),              # first printing: +1 whenever revealed
     ("second-printing", 0, [0, 0], 2),      # second: only with food on the Watering Hole
     ("default", 0, [1, 0], 3),
-    ("second-printing", 0, [1, 0], 3),
+    # second printing: "before the food cards are revealed ... if there is Food on the
+    # Watering Hole": the food cards' food arrives after Fertile has looked
+    ("second-printing", 0, [1, 0], 2),
+    ("second-printing", 1, [0], 3),
     ("default", 2, [-3], 3),                # -3 takes the Watering Hole down to 0
-    ("second-printing", 2, [-3], 2),
+    ("second-printing", 2, [-3], 3),        # ... after Fertile saw 2 food there
 ])
 def test_fertile_adds_one_population_at_the_reveal(engine, variant, wh, foods, pop_after):
     t = Table(variant)

@@ -20,6 +20,8 @@ class EvolutionGame:
     score_label = "score"
     entity_kind = "trait"
     standing_label = None              # trajectories: not recorded by these engines yet (issue 14)
+    # a trait's rows in cards.csv carry its `active` flag (every row of a trait must agree)
+    knockout_targets = {"trait": ("cards", "trait")}
     end_reasons = ("deck_empty", "reshuffle", "stalled", "deck_short")
     _END = {A.END_DECK_EMPTY: 0, A.END_RESHUFFLE: 1, A.END_MAX_ROUNDS: 2, A.END_DECK_SHORT: 3}
 

@@ -19,7 +19,7 @@ from simcore.games.evolution.kernels import (ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, 
                                              END_FEEDING, FED, FEEDING, NEXT, OUT, PASSED, REVEAL,
                                              add_food_cards, apply_option, can_ever_eat, deal,
                                              end_feeding, feeding_options, hand_remove, hand_sort,
-                                             play_action, reveal_effects, setup)
+                                             play_action, reveal_effects, setup, YES, NO)
 from simcore.games.evolution.packed import FORGO
 from simcore.games.evolution.state import DISCARD, FOOD_CARD
 
@@ -171,6 +171,7 @@ def round_start(a, rk, b, phases, idx, acts, foods, mem):
             return False
     if phases & CARDS:
         n = food_cards_and_plays(a, rk, b, idx, acts, foods, mem)
+        reveal_effects(a, rk, b, YES)        # those the rules time before the food cards
         add_food_cards(a, rk, b, foods, n)
         for c in range(a.loc.shape[1]):
             if a.loc[b, c] == FOOD_CARD:
@@ -185,7 +186,7 @@ def round_end(a, rk, b, phases, idx, opts, mem, err, single, turn):
     P = a.n_species.shape[1]
     out = OUT
     if phases & REVEAL:
-        reveal_effects(a, rk, b)
+        reveal_effects(a, rk, b, NO)
     if phases & FEEDING:
         out = feeding(a, rk, b, idx, opts, mem, err, single, turn)
     if phases & END_FEEDING:

@@ -28,8 +28,8 @@ from simcore.rng import CHANCE
 
 from . import addresses as A
 from .build import inline, kernel
-from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, POP, STORE, TRAIT, VEG, below, has, key_add,
-                     key_start)
+from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, POP, STORE, TRAIT, VEG, below, key_add,
+                     key_start, works)
 from .state import BOARD, DECK, DISCARD, FOOD_CARD
 from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TISSUE, FERTILE,
                      FORAGING, HARD_SHELL, HERDING, HORNS, INTELLIGENCE, LONG_NECK, NEGATABLE,
@@ -177,10 +177,10 @@ def new_species(a, rk, b, p, left):
 @inline_kernel
 def capacity(a, rk, b, p, i, meat):
     """Tokens species i can take now (hunger, plus fat room if it stores on eating)."""
-    if not meat and rk.carnivores_refuse_plant and has(a, b, p, i, CARNIVORE):
+    if not meat and rk.carnivores_refuse_plant and works(a, rk, b, p, i, CARNIVORE):
         return 0
     room = np.int64(a.pop[b, p, i]) - a.food[b, p, i]
-    if rk.fat_stores_on_eating and has(a, b, p, i, FAT_TISSUE):
+    if rk.fat_stores_on_eating and works(a, rk, b, p, i, FAT_TISSUE):
         room += np.int64(a.body[b, p, i]) - a.fat[b, p, i]
     return room
 
@@ -208,7 +208,7 @@ def take_once(a, rk, b, p, i, from_wh, meat, amount):
     if n <= 0:
         return 0
     take(a, b, p, i, n, from_wh)
-    if has(a, b, p, i, FORAGING) and (rk.foraging_any_food or not meat):
+    if works(a, rk, b, p, i, FORAGING) and (rk.foraging_any_food or not meat):
         m = min(rk.foraging_extra, capacity(a, rk, b, p, i, meat), available(a, b, from_wh))
         if m > 0:
             take(a, b, p, i, m, from_wh)
@@ -227,7 +227,7 @@ def feed(a, rk, b, p, i, from_wh, meat, amount):
     if n <= 0:
         return False
     n_sp = a.n_species[b, p]
-    if has(a, b, p, i, COOPERATION) and i + 1 < n_sp:
+    if works(a, rk, b, p, i, COOPERATION) and i + 1 < n_sp:
         pend = a.pend
         for j in range(n_sp + 1):
             pend[j] = 0
@@ -240,7 +240,7 @@ def feed(a, rk, b, p, i, from_wh, meat, amount):
             pend[top] -= 1
             j = top
             m = take_once(a, rk, b, p, j, from_wh, meat, np.int64(1))
-            if m > 0 and has(a, b, p, j, COOPERATION) and j + 1 < n_sp:
+            if m > 0 and works(a, rk, b, p, j, COOPERATION) and j + 1 < n_sp:
                 pend[j + 1] += m if rk.cooperation_per_token else 1
                 top = j + 1
     return True
@@ -277,15 +277,16 @@ def _radix_pass(keys, uids, to_keys, to_uids, count, m, shift):
 
 
 @kernel
-def shuffle_into_deck(a, b, m):
-    """deck = the m cards a.uids[:m] ordered by their keys at (SHUFFLE, shuffles, uid), ties
-    by uid: rng.shuffle_order's stable argsort of keys over increasing uids. Two stable
+def shuffle_into_deck(a, rk, b, m):
+    """deck = the m cards a.uids[:m] (card ids, increasing) ordered by the keys of their
+    stable uids at (SHUFFLE, shuffles, rk.carduid[card]), ties by card id: rng.shuffle_order's
+    stable argsort of keys over increasing card ids (reference.Game.shuffle). Two stable
     radix passes order the pairs by the keys' top 16 bits; an insertion sort then orders
     the (rare) runs that share them."""
     keys, uids = a.keys, a.uids
     h0 = key_add(key_add(key_start(a.seed, a.games[b], CHANCE), A.SHUFFLE), a.shuffles[b])
     for k in range(m):
-        keys[k] = key_add(h0, uids[k])
+        keys[k] = key_add(h0, rk.carduid[uids[k]])
     _radix_pass(keys, uids, a.keys2, a.uids2, a.count, m, np.int64(48))
     _radix_pass(a.keys2, a.uids2, keys, uids, a.count, m, np.int64(56))
     for i in range(1, m):
@@ -313,7 +314,7 @@ def setup(a, rk, b, players):
     for c in range(N):
         a.uids[c] = c
     a.shuffles[b] = 0
-    shuffle_into_deck(a, b, np.int64(N))
+    shuffle_into_deck(a, rk, b, np.int64(N))
     if rk.first_player_random:
         h = key_add(key_start(a.seed, a.games[b], CHANCE), A.FIRST_PLAYER)
         a.first[b] = below(h, players)
@@ -327,7 +328,7 @@ def reshuffle(a, rk, b):
         if a.loc[b, c] == DISCARD:
             a.uids[m] = c
             m += 1
-    shuffle_into_deck(a, b, np.int64(m))
+    shuffle_into_deck(a, rk, b, np.int64(m))
     set_final_round(a, b, np.int64(a.round[b] + 1), np.int64(A.END_RESHUFFLE))
 
 
@@ -389,7 +390,7 @@ def lose_population(a, rk, b, p, i):
 @inline_kernel
 def attack_size(a, rk, b, p, i):
     size = np.int64(a.body[b, p, i])
-    if has(a, b, p, i, PACK_HUNTING):
+    if works(a, rk, b, p, i, PACK_HUNTING):
         size += rk.pack_hunting_bonus + (a.pop[b, p, i] if rk.pack_hunting_adds_population else 0)
     return size
 
@@ -398,26 +399,26 @@ def attack_size(a, rk, b, p, i):
 def can_attack(a, rk, b, p, i, q, d, negate):
     """May species i of seat p attack species d of seat q (`negate`: a defensive trait an
     Intelligence carnivore ignores, -1 none)? As reference.can_attack."""
-    if (p == q and i == d) or not has(a, b, p, i, CARNIVORE):
+    if (p == q and i == d) or not works(a, rk, b, p, i, CARNIVORE):
         return False
-    hard = negate != HARD_SHELL and has(a, b, q, d, HARD_SHELL)
+    hard = negate != HARD_SHELL and works(a, rk, b, q, d, HARD_SHELL)
     size = np.int64(a.body[b, q, d]) + (rk.hard_shell_bonus if hard else 0)
     if (rk.size_always or hard) and attack_size(a, rk, b, p, i) < size + rk.size_margin:
         return False
-    if negate != CLIMBING and has(a, b, q, d, CLIMBING) and not has(a, b, p, i, CLIMBING):
+    if negate != CLIMBING and works(a, rk, b, q, d, CLIMBING) and not works(a, rk, b, p, i, CLIMBING):
         return False
-    if negate != BURROWING and has(a, b, q, d, BURROWING) and a.food[b, q, d] == a.pop[b, q, d]:
+    if negate != BURROWING and works(a, rk, b, q, d, BURROWING) and a.food[b, q, d] == a.pop[b, q, d]:
         return False
-    if negate != HERDING and has(a, b, q, d, HERDING) and (
+    if negate != HERDING and works(a, rk, b, q, d, HERDING) and (
             a.pop[b, q, d] >= a.pop[b, p, i]
             or (rk.herding_needs_larger_body and a.body[b, q, d] >= a.body[b, p, i])):
         return False
     n_sp = a.n_species[b, q]
-    warned = (d > 0 and has(a, b, q, d - 1, WARNING_CALL)) or (
-        d + 1 < n_sp and has(a, b, q, d + 1, WARNING_CALL))
-    if warned and negate != WARNING_CALL and not has(a, b, p, i, AMBUSH):
+    warned = (d > 0 and works(a, rk, b, q, d - 1, WARNING_CALL)) or (
+        d + 1 < n_sp and works(a, rk, b, q, d + 1, WARNING_CALL))
+    if warned and negate != WARNING_CALL and not works(a, rk, b, p, i, AMBUSH):
         return False
-    if negate != SYMBIOSIS and has(a, b, q, d, SYMBIOSIS) and d + 1 < n_sp and \
+    if negate != SYMBIOSIS and works(a, rk, b, q, d, SYMBIOSIS) and d + 1 < n_sp and \
             a.body[b, q, d + 1] > a.body[b, q, d]:
         return False
     return True
@@ -452,26 +453,26 @@ def feeding_options(a, rk, b, seat, opts):
     k = 1                                    # row 0 is kept for forgoing
     any_veg = False
     for s in range(S):
-        if a.wh[b] > 0 and not has(a, b, seat, s, CARNIVORE) and \
+        if a.wh[b] > 0 and not works(a, rk, b, seat, s, CARNIVORE) and \
                 capacity(a, rk, b, seat, s, NO) > 0:
             _row(opts, k, VEG, s, 0, 0, -1)
             k += 1
             any_veg = True
     if rk.fat_store_action:
         for s in range(S):
-            if has(a, b, seat, s, FAT_TISSUE) and a.body[b, seat, s] > a.fat[b, seat, s]:
+            if works(a, rk, b, seat, s, FAT_TISSUE) and a.body[b, seat, s] > a.fat[b, seat, s]:
                 _row(opts, k, STORE, s, 0, 0, -1)
                 k += 1
     has_card = a.hand_n[b, seat] > 0
     if has_card:
         for s in range(S):
-            if has(a, b, seat, s, INTELLIGENCE) and not has(a, b, seat, s, CARNIVORE) and \
+            if works(a, rk, b, seat, s, INTELLIGENCE) and not works(a, rk, b, seat, s, CARNIVORE) and \
                     capacity(a, rk, b, seat, s, NO) > 0:
                 _row(opts, k, INTEL, s, 0, 0, -1)
                 k += 1
     plain = 0
     for s in range(S):
-        if has(a, b, seat, s, CARNIVORE) and capacity(a, rk, b, seat, s, YES) > 0:
+        if works(a, rk, b, seat, s, CARNIVORE) and capacity(a, rk, b, seat, s, YES) > 0:
             for q in range(P):
                 if q == seat and not rk.attack_own_species:
                     continue
@@ -481,7 +482,7 @@ def feeding_options(a, rk, b, seat, opts):
                         k += 1
                         plain += 1
     for s in range(S):                       # attacks that need an Intelligence discard
-        if has_card and has(a, b, seat, s, INTELLIGENCE) and has(a, b, seat, s, CARNIVORE) \
+        if has_card and works(a, rk, b, seat, s, INTELLIGENCE) and works(a, rk, b, seat, s, CARNIVORE) \
                 and capacity(a, rk, b, seat, s, YES) > 0:
             for q in range(P):
                 if q == seat and not rk.attack_own_species:
@@ -512,7 +513,7 @@ def can_ever_eat(a, rk, b, p):
     for i in range(a.n_species[b, p]):
         if capacity(a, rk, b, p, i, YES) > 0:
             return True
-        if rk.fat_store_action and has(a, b, p, i, FAT_TISSUE) and a.body[b, p, i] > a.fat[b, p, i]:
+        if rk.fat_store_action and works(a, rk, b, p, i, FAT_TISSUE) and a.body[b, p, i] > a.fat[b, p, i]:
             return True
     return False
 
@@ -527,7 +528,7 @@ def feed_scavengers(a, rk, b, seat):
         p = (seat + k) % P
         i = 0
         while i < a.n_species[b, p]:
-            if has(a, b, p, i, SCAVENGER):
+            if works(a, rk, b, p, i, SCAVENGER):
                 feed(a, rk, b, p, i, np.int64(rk.meat_from_wh), YES, np.int64(1))
             i += 1
 
@@ -536,7 +537,7 @@ def feed_scavengers(a, rk, b, seat):
 def attack(a, rk, b, seat, i, q, d):
     """Species i of `seat` attacks species d of seat q (legality checked before)."""
     meat = np.int64(a.body[b, q, d]) if rk.meat_is_body else np.int64(1)
-    horns = has(a, b, q, d, HORNS)
+    horns = works(a, rk, b, q, d, HORNS)
     died = lose_population(a, rk, b, q, d)
     if died and q == seat and d < i:
         i -= 1                               # the attacker's board moved one slot left
@@ -573,14 +574,18 @@ def apply_option(a, rk, b, seat, kind, s, q, d, negate):
 # ---------------------------------------------------------------- reveal and food cards
 
 @inline_kernel
-def reveal_effects(a, rk, b):
-    """Reveal-time traits, each for every player from the first, in `reveal_order`."""
+def reveal_effects(a, rk, b, pre_food):
+    """Reveal-time traits, each for every player from the first, in `reveal_order`: those
+    that happen before the food cards are added (pre_food = 1) or the others (pre_food = 0)."""
     P = a.n_species.shape[1]
-    for t in rk.reveal_order:
+    for ridx in range(len(rk.reveal_order)):
+        if rk.reveal_before[ridx] != pre_food:
+            continue
+        t = rk.reveal_order[ridx]
         for k in range(P):
             p = (a.first[b] + k) % P
             for i in range(a.n_species[b, p]):
-                if not has(a, b, p, i, t):
+                if not works(a, rk, b, p, i, t):
                     continue
                 if t == FERTILE:
                     if not rk.fertile_needs_plant_food or a.wh[b] > 0:
@@ -733,8 +738,9 @@ def deal(a, rk, b):
 # The phases of a round, as bits (engine.py: `round_start` runs DEAL and CARDS,
 # `round_end` the rest).
 DEAL = 1           # free species + deal
-CARDS = 2          # food cards, card plays, food cards onto the Watering Hole
-REVEAL = 4         # reveal-time traits
+CARDS = 2          # food cards, card plays, the reveal-time traits that happen before the
+                   # food cards (reveal_before_food), food cards onto the Watering Hole
+REVEAL = 4         # the other reveal-time traits
 FEEDING = 8        # the whole feeding (or one turn, see engine.round_end)
 END_FEEDING = 16   # populations drop, food to bags, extinctions
 NEXT = 32          # hands sorted, first player passes, the round is counted
@@ -755,7 +761,8 @@ ADD_FOOD = 4       # the first x[0] values of foods onto the Watering Hole
 REMOVE_CARD = 5    # x = [seat, card]: the card leaves the hand
 SORT_HANDS = 6
 DEAL_ROUND = 7     # free species + deal; returns 1 if dealt (cs4500: 0 ends the game)
-DO_REVEAL = 8      # reveal-time traits
+DO_REVEAL = 8      # reveal-time traits after the food cards
+DO_REVEAL_BEFORE_FOOD = 10  # reveal-time traits before the food cards (reveal_before_food)
 DO_END_FEEDING = 9  # populations drop, food to bags, extinctions
 
 
@@ -778,7 +785,9 @@ def tool(a, rk, b, mode, x, opts, acts, foods):
     elif mode == DEAL_ROUND:
         return np.int64(deal(a, rk, b))
     elif mode == DO_REVEAL:
-        reveal_effects(a, rk, b)
+        reveal_effects(a, rk, b, NO)
+    elif mode == DO_REVEAL_BEFORE_FOOD:
+        reveal_effects(a, rk, b, YES)
     elif mode == DO_END_FEEDING:
         end_feeding(a, rk, b)
     return np.int64(0)

@@ -4,8 +4,10 @@ of simcore.rng as compiled functions.
 
 `pack_state(st)` gives an `Arr` of the very arrays of a `State` (no copies: the kernels
 write through them), plus scratch arrays for the compiled rules. `pack_rules(rules, cards)` gives an `RK`: every rule number as a
-plain int (flags 0/1; the few text choices as named flags), `reveal_order` as trait ids,
-and the card attributes `kind` and `food` as int64 arrays indexed by card id.
+plain int (flags 0/1; the few text choices as named flags), `reveal_order` as trait ids
+(`reveal_before`: which of them happen before the food cards), the card attributes `kind`,
+`food` and `uid` as int64 arrays indexed by card id, and `live_mask`, the traits whose
+effect is on (knockouts).
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ _TEXT_FLAGS = {
     "size_always": ("size_rule", "always"),
     "tie_most_traits": ("tie_break", "most_traits"),
 }
-_SKIP = {"deck", "reveal_order"} | {name for name, _ in _TEXT_FLAGS.values()}
+_SKIP = {"deck", "reveal_order", "reveal_before_food"} | {name for name, _ in _TEXT_FLAGS.values()}
 _NUMBER_FIELDS = tuple(f.name for f in fields(Rules) if f.name not in _SKIP)
 _REVEAL_ID = {"fertile": FERTILE, "long-neck": LONG_NECK, "fat-tissue": FAT_TISSUE}
 
@@ -48,7 +50,8 @@ FORGO, VEG, STORE, INTEL, ATTACK = 0, 1, 2, 3, 4
 # 1 = left end; TRAIT: slot -1 adds, else replaces that trait slot)
 NONE, NEW, TRAIT, POP, BODY = 0, 1, 2, 3, 4
 
-RK = namedtuple("RK", _NUMBER_FIELDS + tuple(_TEXT_FLAGS) + ("reveal_order", "kind", "cardfood"))
+RK = namedtuple("RK", _NUMBER_FIELDS + tuple(_TEXT_FLAGS)
+                + ("reveal_order", "reveal_before", "kind", "cardfood", "carduid", "live_mask"))
 
 
 def pack_rules(rules: Rules, cards: Cards) -> RK:
@@ -56,8 +59,14 @@ def pack_rules(rules: Rules, cards: Cards) -> RK:
     for flag, (name, value) in _TEXT_FLAGS.items():
         values[flag] = int(getattr(rules, name) == value)
     values["reveal_order"] = np.array([_REVEAL_ID[n] for n in rules.reveal_order], np.int64)
+    # per entry of reveal_order: 1 if it happens before the food cards are added
+    values["reveal_before"] = np.array([int(n in rules.reveal_before_food)
+                                        for n in rules.reveal_order], np.int64)
     values["kind"] = np.ascontiguousarray(cards.kind, dtype=np.int64)
     values["cardfood"] = np.ascontiguousarray(cards.food, dtype=np.int64)
+    values["carduid"] = np.ascontiguousarray(cards.uid, dtype=np.int64)
+    # bit t set: trait t's effect is on (a knockout clears it; the bots read tmask, not this)
+    values["live_mask"] = int(sum(1 << t for t, on in enumerate(cards.active) if on))
     return RK(**values)
 
 
@@ -74,8 +83,15 @@ def pack_state(st: State) -> Arr:
 
 @inline
 def has(a, b, p, s, t):
-    """Species s of seat p in game b has trait t (its trait bitmask, kept up to date)."""
+    """Species s of seat p in game b has trait t (its trait bitmask, kept up to date): what
+    the bots see, knocked out or not."""
     return (a.tmask[b, p, s] >> t) & 1 == 1
+
+
+@inline
+def works(a, rk, b, p, s, t):
+    """Species s of seat p in game b has trait t and its effect is on: the rules' test."""
+    return ((np.int64(a.tmask[b, p, s]) & rk.live_mask) >> t) & 1 == 1
 
 
 # ---------------------------------------------------------------- random streams (= simcore.rng)

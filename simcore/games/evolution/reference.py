@@ -66,12 +66,35 @@ class Game:
 
     def __post_init__(self):
         self.kinds = self.cards.kind.tolist()     # plain ints: fast lookups in the hot path
+        # the rules see a knocked-out trait's cards as no trait (-1); bots read `kinds`
+        live = self.cards.active.tolist()
+        self.live_kinds = [k if live[k] else -1 for k in self.kinds]
+        self.uids = self.cards.uid.tolist()
+        self.card_of_uid = {u: c for c, u in enumerate(self.uids)}
+
+    def shuffle(self, cards) -> list:
+        """`cards` shuffled at (SHUFFLE, shuffles): sorted by the keys of their stable uids,
+        ties by card id (the batch engine's order)."""
+        uids = [self.uids[c] for c in sorted(cards)]
+        order = rng.shuffle_order(self.seed, self.game_index, rng.CHANCE, uids, A.SHUFFLE,
+                                  self.shuffles)
+        self.shuffles += 1
+        return [self.card_of_uid[u] for u in order]
 
     def kind(self, card: int) -> int:
         return self.kinds[card]
 
     def has(self, sp: Species, trait: int) -> bool:
+        """The species carries a card of `trait` (what the bots see, knocked out or not)."""
         kinds = self.kinds
+        for c in sp.traits:
+            if kinds[c] == trait:
+                return True
+        return False
+
+    def works(self, sp: Species, trait: int) -> bool:
+        """The species has `trait` and its effect is on (not knocked out): the rules' test."""
+        kinds = self.live_kinds
         for c in sp.traits:
             if kinds[c] == trait:
                 return True
@@ -166,7 +189,7 @@ def _gain_of(before: list, sp: Species) -> int:
 def attack_size(g: Game, att: Species) -> int:
     r = g.rules
     size = att.body
-    if g.has(att, PACK_HUNTING):
+    if g.works(att, PACK_HUNTING):
         size += r.pack_hunting_bonus + (att.pop if r.pack_hunting_adds_population else 0)
     return size
 
@@ -177,26 +200,26 @@ def can_attack(g: Game, att: Species, dfd: Species, left, right, negate: int = -
     `negate` is a defensive trait an Intelligence carnivore ignores for this attack.
     """
     r = g.rules
-    if att is dfd or not g.has(att, CARNIVORE):
+    if att is dfd or not g.works(att, CARNIVORE):
         return False
 
     def d(trait):
-        return trait != negate and g.has(dfd, trait)
+        return trait != negate and g.works(dfd, trait)
 
     hard_shell = d(HARD_SHELL)
     defender_size = dfd.body + (r.hard_shell_bonus if hard_shell else 0)
     size_applies = r.size_rule == "always" or hard_shell
     if size_applies and attack_size(g, att) < defender_size + r.size_margin:
         return False
-    if d(CLIMBING) and not g.has(att, CLIMBING):
+    if d(CLIMBING) and not g.works(att, CLIMBING):
         return False
     if d(BURROWING) and dfd.food == dfd.pop:
         return False
     if d(HERDING) and (dfd.pop >= att.pop
                        or (r.herding_needs_larger_body and dfd.body >= att.body)):
         return False
-    warned = any(n is not None and g.has(n, WARNING_CALL) for n in (left, right))
-    if warned and negate != WARNING_CALL and not g.has(att, AMBUSH):
+    warned = any(n is not None and g.works(n, WARNING_CALL) for n in (left, right))
+    if warned and negate != WARNING_CALL and not g.works(att, AMBUSH):
         return False
     if d(SYMBIOSIS) and right is not None and right.body > dfd.body:
         return False
@@ -218,10 +241,10 @@ def can_attack_at(g: Game, att: Species, owner: Player, i: int, negate: int = -1
 def capacity(g: Game, sp: Species, meat: bool) -> int:
     """How many tokens `sp` can take now (hunger, plus fat room if it stores on eating)."""
     r = g.rules
-    if not meat and r.carnivores_refuse_plant and g.has(sp, CARNIVORE):
+    if not meat and r.carnivores_refuse_plant and g.works(sp, CARNIVORE):
         return 0
     room = sp.pop - sp.food
-    if r.fat_stores_on_eating and g.has(sp, FAT_TISSUE):
+    if r.fat_stores_on_eating and g.works(sp, FAT_TISSUE):
         room += sp.body - sp.fat
     return room
 
@@ -249,13 +272,13 @@ def feed(g: Game, player: Player, i: int, source: str, meat: bool, amount: int =
     if n <= 0:
         return False
     _take(g, sp, n, source)
-    if g.has(sp, FORAGING) and (r.foraging_any_food or not meat):
+    if g.works(sp, FORAGING) and (r.foraging_any_food or not meat):
         m = min(r.foraging_extra, capacity(g, sp, meat), _available(g, source))
         if m > 0:
             _take(g, sp, m, source)
             n += m
     shares = n if r.cooperation_per_token else 1
-    if g.has(sp, COOPERATION) and i + 1 < len(player.species):
+    if g.works(sp, COOPERATION) and i + 1 < len(player.species):
         for _ in range(shares):
             feed(g, player, i + 1, source, meat, 1)
     return True
@@ -291,9 +314,7 @@ def draw(g: Game, n: int) -> list:
 
 
 def reshuffle(g: Game) -> None:
-    g.deck = rng.shuffle_order(g.seed, g.game_index, rng.CHANCE, sorted(g.discard),
-                               A.SHUFFLE, g.shuffles)
-    g.shuffles += 1
+    g.deck = g.shuffle(g.discard)
     g.discard = []
     set_final_round(g, g.round + 1, A.END_RESHUFFLE)
     if g.log is not None:
@@ -344,7 +365,7 @@ def attack(g: Game, seat: int, a: int, target: int, d: int) -> None:
     me, owner = g.players[seat], g.players[target]
     att, dfd = me.species[a], owner.species[d]
     meat = dfd.body if r.attack_meat == "defender_body" else 1
-    horns = g.has(dfd, HORNS)
+    horns = g.works(dfd, HORNS)
     lose_population(g, owner, dfd)
     attacker_died = horns and lose_population(g, me, att)
     ate = (not attacker_died) and feed(g, me, index_of(me, att), r.meat_source, True, meat)
@@ -358,7 +379,7 @@ def feed_scavengers(g: Game, seat: int) -> None:
     for k in range(n):
         p = g.players[(seat + k) % n]
         for i in range(len(p.species)):
-            if i < len(p.species) and g.has(p.species[i], SCAVENGER):
+            if i < len(p.species) and g.works(p.species[i], SCAVENGER):
                 feed(g, p, i, g.rules.meat_source, True, 1)
 
 
@@ -416,20 +437,20 @@ def feeding_options(g: Game, seat: int) -> list:
     r = g.rules
     p = g.players[seat]
     S = len(p.species)
-    veg = [s for s in range(S) if g.wh > 0 and not g.has(p.species[s], CARNIVORE)
+    veg = [s for s in range(S) if g.wh > 0 and not g.works(p.species[s], CARNIVORE)
            and capacity(g, p.species[s], False) > 0]
-    store = [s for s in range(S) if r.fat_store_action and g.has(p.species[s], FAT_TISSUE)
+    store = [s for s in range(S) if r.fat_store_action and g.works(p.species[s], FAT_TISSUE)
              and p.species[s].body - p.species[s].fat > 0]
     has_card = len(p.hand) > 0
-    intel = [s for s in range(S) if has_card and g.has(p.species[s], INTELLIGENCE)
-             and not g.has(p.species[s], CARNIVORE) and capacity(g, p.species[s], False) > 0]
-    hungry_carn = [s for s in range(S) if g.has(p.species[s], CARNIVORE)
+    intel = [s for s in range(S) if has_card and g.works(p.species[s], INTELLIGENCE)
+             and not g.works(p.species[s], CARNIVORE) and capacity(g, p.species[s], False) > 0]
+    hungry_carn = [s for s in range(S) if g.works(p.species[s], CARNIVORE)
                    and capacity(g, p.species[s], True) > 0]
     attacks, intel_attacks = [], []
     for s in hungry_carn:
         legal = set(attack_targets(g, seat, s))
         attacks += [("attack", s, q, d, -1) for q, d in sorted(legal)]
-        if has_card and g.has(p.species[s], INTELLIGENCE):
+        if has_card and g.works(p.species[s], INTELLIGENCE):
             for q, owner in enumerate(g.players):
                 if q == seat and not r.attack_own_species:
                     continue
@@ -455,7 +476,7 @@ def can_ever_eat(g: Game, player: Player) -> bool:
     for this feeding: it leaves the turn order at once."""
     r = g.rules
     return any(capacity(g, sp, True) > 0
-               or (r.fat_store_action and g.has(sp, FAT_TISSUE) and sp.body > sp.fat)
+               or (r.fat_store_action and g.works(sp, FAT_TISSUE) and sp.body > sp.fat)
                for sp in player.species)
 
 
@@ -498,7 +519,7 @@ def _option_text_before(g: Game, seat: int, opt: tuple) -> dict:
         _, a, q, d, negate = opt
         att, dfd = p.species[a], g.players[q].species[d]
         out.update(att=att, dfd=dfd, dfd_pop=dfd.pop, att_pop=att.pop,
-                   horns=g.has(dfd, HORNS), size=attack_size(g, att))
+                   horns=g.works(dfd, HORNS), size=attack_size(g, att))
     else:
         out["sp"] = p.species[opt[1]]
     return out
@@ -587,23 +608,27 @@ def feeding(g: Game, bots) -> None:
 
 # ---------------------------------------------------------------- reveal
 
-def reveal_effects(g: Game) -> None:
-    """Reveal-time traits, each for every player from the first, in `reveal_order`."""
+def reveal_effects(g: Game, pre_food: bool = False) -> None:
+    """Reveal-time traits, each for every player from the first, in `reveal_order`: those
+    the rules time before the food cards are added (`reveal_before_food`; pre_food=True),
+    or the others, after them (pre_food=False)."""
     r = g.rules
     n = len(g.players)
     seats = [(g.first + k) % n for k in range(n)]
     for name in r.reveal_order:
+        if (name in r.reveal_before_food) != pre_food:
+            continue
         for seat in seats:
             p = g.players[seat]
             for i, sp in enumerate(p.species):
-                if name == "fertile" and g.has(sp, FERTILE):
+                if name == "fertile" and g.works(sp, FERTILE):
                     if not r.fertile_needs_plant_food or g.wh > 0:
                         had = sp.pop
                         sp.pop = min(sp.pop + 1, r.max_population)
                         if g.log is not None and sp.pop > had:
                             g.say(f"{_rnd(g)} · Reveal: P{p.pid}'s species {i} (Fertile) grows "
                                   f"to population {sp.pop}")
-                elif name == "long-neck" and g.has(sp, LONG_NECK):
+                elif name == "long-neck" and g.works(sp, LONG_NECK):
                     before = _food_snapshot(g) if g.log is not None else None
                     feed(g, p, i, r.long_neck_source, False, 1)
                     if before is not None and _gain_of(before, sp) > 0:
@@ -611,7 +636,7 @@ def reveal_effects(g: Game) -> None:
                         g.say(f"{_rnd(g)} · Reveal: P{p.pid}'s species {i} (Long Neck) takes "
                               f"{_gain_of(before, sp)} food (Watering Hole {g.wh})"
                               + ("; also fed: " + ", ".join(others) if others else ""))
-                elif name == "fat-tissue" and g.has(sp, FAT_TISSUE):
+                elif name == "fat-tissue" and g.works(sp, FAT_TISSUE):
                     moved = min(sp.fat, sp.pop - sp.food)
                     sp.fat -= moved
                     sp.food += moved
@@ -797,7 +822,8 @@ def end_round(g: Game) -> None:
 
 def food_cards_and_plays(g: Game, bots) -> None:
     """Every seat's food card (face down), every seat's card plays, in turn order from the
-    first player; then the food cards onto the Watering Hole and into the discards."""
+    first player; the reveal-time effects timed before the food cards; then the food cards
+    onto the Watering Hole and into the discards."""
     n = len(g.players)
     seats = [(g.first + k) % n for k in range(n)]
     food_cards = []
@@ -821,6 +847,7 @@ def food_cards_and_plays(g: Game, bots) -> None:
         g.players[s].hand.sort()
         if g.log is not None:
             g.say(f"{_rnd(g)} · Play: board " + board_text(g, g.players[s]))
+    reveal_effects(g, pre_food=True)   # the effects timed "before the food cards are revealed"
     wh_before = g.wh
     add_food_cards(g, [int(g.cards.food[c]) for c in food_cards])
     g.discard.extend(food_cards)
@@ -881,8 +908,8 @@ def new_game(rules: Rules, cards: Cards, players: int, seed: int, game_index: in
     """Setup: shuffled deck, empty boards (the free species comes with the first deal)."""
     g = Game(rules=rules, cards=cards, players=[Player(pid=k + 1) for k in range(players)],
              seed=seed, game_index=game_index, log=log)
-    g.deck = rng.shuffle_order(seed, game_index, rng.CHANCE, range(cards.n), A.SHUFFLE, 0)
-    g.shuffles = 1
+    g.shuffles = 0
+    g.deck = g.shuffle(range(cards.n))
     if rules.first_player_random:
         g.first = rng.randint(seed, game_index, rng.CHANCE, players, A.FIRST_PLAYER)
     return g

@@ -216,7 +216,13 @@ def feeding(E: Engine, st: State, g, bots) -> None:
 
 
 def reveal_effects(E: Engine, st: State, g) -> None:
+    """The reveal-time traits that happen after the food cards are added."""
     _tool(E, st, g, K.DO_REVEAL)
+
+
+def reveal_before_food(E: Engine, st: State, g) -> None:
+    """The reveal-time traits that happen before the food cards are added (reveal_before_food)."""
+    _tool(E, st, g, K.DO_REVEAL_BEFORE_FOOD)
 
 
 def add_food(E: Engine, st: State, g, foods) -> None:
