@@ -176,7 +176,8 @@ class Game(Effects):
             return
         colour = comps.card_colour[u]
         double = "crown_double" in self.p["symbols"] and self.leads(a, "crown_double")
-        self.play_card(a, u, colour, double)
+        double_works = double and self.leads(a, "crown_double", live=True)
+        self.play_card(a, u, colour, double, double_works)
         while True:
             same = [v for v in hand if comps.card_colour[v] == colour]
             if not same:
@@ -186,19 +187,22 @@ class Game(Effects):
             if pick is None:
                 self.say(f"  seat {a} stops")
                 break
-            self.play_card(a, pick, colour, False)
+            self.play_card(a, pick, colour, False, False)
 
     def discard_place_options(self, a: int) -> list:
         seats = [(a + k) % self.P for k in range(self.P)]
         slots = [i for i in range(self.m) if self.slots[i]["strike"] is not None and not self.slots[i]["locks"]]
         return [(x, i) for x in seats if self.supply[x] >= 1 for i in slots]
 
-    def play_card(self, a: int, u: int, colour: str, double: bool) -> None:
-        """4.1: play one card: tally, effective effect, declare, answers, apply, doubling."""
+    def play_card(self, a: int, u: int, colour: str, double: bool, double_works: bool) -> None:
+        """4.1: play one card: tally, effective effect, declare, answers, apply, doubling.
+        A knocked-out effect (the card's, or the crown x2's: `double_works` False) is declared,
+        answered and repeated as if it worked, and never applied."""
         self.hands[a].remove(u)
         self.tally(a, u)
         self.played_now.append(u)
         effect, amount = self.effective(u)
+        works = self.works(u)
         copied = f" (copying {effect})" if self.comps.card_effect[u] == "copy_card" else ""
         self.say(f"  seat {a} plays {self.comps.card_key[u]}{copied}")
         kind = EFFECT_KIND.get(effect)
@@ -212,8 +216,10 @@ class Game(Effects):
         base = dict(info, actor=a, option=option)
         if self.answer(u, a, 0, base):
             return
-        if option is not None:
+        if option is not None and works:
             self.apply_effect(a, u, effect, amount, colour, option)
+        elif option is not None:
+            self.say(f"  {self.comps.card_key[u]} is knocked out: nothing happens")
         if double and effect != "lock" and kind:
             for _ in range(self.p["crown_double_repeats"]):
                 opts = self.effect_options(a, effect, amount, colour)
@@ -221,7 +227,8 @@ class Game(Effects):
                     break
                 option = opts[self.ask(a, kind, opts, info)]
                 self.say(f"  crown x2: again {kind.lower()} {option}")
-                self.apply_effect(a, u, effect, amount, colour, option)
+                if works and double_works:
+                    self.apply_effect(a, u, effect, amount, colour, option)
 
     def discard_play(self, a: int) -> None:
         """4 step 2: the turn's Capybarankas first, then a's cards in order, not the locks."""

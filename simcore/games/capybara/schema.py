@@ -33,6 +33,8 @@ CARDS = TableSchema("cards.csv", (
     Column("copies", int, min=0, max=99),
     source_column(),
     Column("text", str, required=False, default=""),
+    Column("active", int, min=0, max=1, required=False, default=1,
+           doc="1; 0 = knocked out: still dealt, held, played and discarded, its effect does nothing"),
 ), doc="Capybara cards: one row per card design (name, colour)")
 
 STRIKES = TableSchema("strikes.csv", (
@@ -43,6 +45,8 @@ STRIKES = TableSchema("strikes.csv", (
     Column("copies", int, min=0, max=99),
     source_column(),
     Column("text", str, required=False, default=""),
+    Column("active", int, min=0, max=1, required=False, default=1,
+           doc="1; 0 = knocked out: its fatigue counts, its symbol does nothing"),
 ), doc="Strike cards: fatigue value and symbol", unique_key=True)
 
 

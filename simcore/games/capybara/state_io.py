@@ -34,6 +34,8 @@ class Components:
     strike_fatigue: tuple  # (S,)
     strike_symbol: tuple   # (S,) "none" or a symbol word
     strike_colour: tuple   # (S,) the banned colour of a banned_colour strike, else ""
+    card_active: tuple     # (N + R,) the row's `active` flag (knockouts; Revolutions 1)
+    strike_active: tuple   # (S,) the row's `active` flag
 
     def is_revolution(self, uid: int) -> bool:
         return uid >= self.n_capybara
@@ -64,6 +66,8 @@ def components(rs) -> Components:
         strike_fatigue=tuple(srows[s]["fatigue"] for s in snames),
         strike_symbol=tuple(srows[s]["symbol"] for s in snames),
         strike_colour=tuple(srows[s]["colour"] for s in snames),
+        card_active=tuple([rows[k]["active"] for k in keys] + [1] * rev),
+        strike_active=tuple(srows[s]["active"] for s in snames),
     )
 
 
