@@ -59,21 +59,26 @@ def test_engines_agree_game_by_game_on_every_knockout(variant, games):
 
 
 def test_a_card_knockout_replays_the_base_game_where_nobody_played_or_could_copy_it():
-    """Cards (default data, 1,000 games): among the games where no seat played the card and no
-    Copybara was played (a Copybara may have copied it), 100% were identical when measured
-    (bound 99%); for every card, knocking it out changes some game where it was played."""
+    """Cards (default data, 1,000 games). Measured: over every (card, game) where no seat
+    played the card nor a Copybara (which may copy it), 88 pairs, 100% identical (bound 99%);
+    per card, over the games where no seat played it (>= 40 games: Capybanshchik 371,
+    Capybarin 432, Capybaranka 52, Copybara 47, Capybarbecue 42), 83-100% identical (bound
+    80%: the others are games where a Copybara copied it). Each knockout changes some game."""
     rs0, bots, games = GAME.data.load(), mixed_bots("capybara", P), np.arange(1000)
     base = GAME.play_batch(rs0, P, bots, SEED, games)
     names = GAME.entities(rs0)
     played = base["acquired"].sum(axis=1)                      # (B, E)
     no_copy = played[:, names.index("Copybara")] == 0
+    pooled = []
     for name in names:
         ko = GAME.play_batch(GAME.data.load(edits=knockout("cards", name)), P, bots, SEED, games)
         same = identical(base, ko)
-        unused = (played[:, names.index(name)] == 0) & no_copy
-        if unused.sum() >= 20:
-            assert same[unused].mean() >= 0.99, f"{name}: {same[unused].mean():.3f} of {unused.sum()} games"
-        assert not same[~unused].all(), f"knocking out {name} changed no game"
+        not_played = played[:, names.index(name)] == 0
+        pooled += list(same[not_played & no_copy])
+        if not_played.sum() >= 40:
+            assert same[not_played].mean() >= 0.8, f"{name}: {same[not_played].mean():.3f}"
+        assert not same[~not_played].all(), f"knocking out {name} changed no game"
+    assert len(pooled) >= 50 and np.mean(pooled) >= 0.99, f"{np.mean(pooled):.3f} of {len(pooled)}"
 
 
 def test_a_strike_knockout_replays_the_base_game_where_the_strike_was_never_drawn():
