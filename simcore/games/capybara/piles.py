@@ -41,11 +41,12 @@ def add(h, a):
 
 
 @kernel
-def shuffle(g, rk, u, h, at, n):
-    """Order g[at:at+n] (uids) by key(h, uid) ascending, as rng.shuffle_order (insertion sort
-    on scratch: the piles are small and nothing is allocated)."""
+def shuffle(g, rk, u, h, at, n, ids):
+    """Order g[at:at+n] (uids) by key(h, id) ascending, as rng.shuffle_order, where id is the
+    uid's shuffle address rk[ids + uid] (ids < 0: the value itself); an insertion sort on
+    scratch: the piles are small and nothing is allocated."""
     for k in range(n):
-        u[1 + k] = add(h, g[at + k])
+        u[1 + k] = add(h, rk[ids + g[at + k]] if ids >= 0 else g[at + k])
     for k in range(1, n):
         kk, vv = u[1 + k], g[at + k]
         j = k - 1

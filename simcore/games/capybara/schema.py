@@ -4,6 +4,7 @@ docs/games/capybara.md says what each effect word and symbol does.
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from ...errors import UserError
@@ -48,6 +49,14 @@ STRIKES = TableSchema("strikes.csv", (
     Column("active", int, min=0, max=1, required=False, default=1,
            doc="1; 0 = knocked out: its fatigue counts, its symbol does nothing"),
 ), doc="Strike cards: fatigue value and symbol", unique_key=True)
+
+
+def shuffle_id(kind: str, key: str, copy: int) -> int:
+    """A physical card's shuffle address (contract 2): 62 bits of sha256 of its kind, key and
+    copy index. It depends on nothing else, so adding or removing another row (or reordering
+    the table) leaves every card's shuffle key, and the relative order of the others, as it was."""
+    digest = hashlib.sha256(f"{kind}\x1f{key}\x1f{copy}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
 
 
 def design_key(row: dict) -> str:

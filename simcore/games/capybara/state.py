@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .codes import EFFECTS, SYMBOLS
-from .schema import design_key
+from .schema import design_key, shuffle_id
 
 # ---- rk: rule numbers (fixed indices)
 (R_P, R_M, R_H, R_N, R_REV, R_S, R_C, R_E, R_TOKENS, R_OPENING, R_DISCARD_PLACE, R_EXTRA, R_BONUS,
@@ -26,8 +26,9 @@ from .schema import design_key
 # ---- rk: offsets of the tables (indexed by card uid / strike uid). T_SSYM is the printed
 # symbol in force (p.symbols), what the bots believe; T_CACT / T_SACT the rows' `active`
 # flags (knockouts, issue 9), which only the rules read.
-(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT) = range(59, 68)
-RK_HEADER = 68
+# T_CSID / T_SSID: the shuffle address of each card (N + R, Revolutions too) / strike uid.
+(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(59, 70)
+RK_HEADER = 70
 
 # ---- g: scalars (fixed indices)
 (G_TURN, G_CUR, G_RP, G_RB, G_ENDED, G_REASON, G_DTOP, G_DLEN, G_DISC_N, G_SDTOP, G_SDLEN, G_GAME,
@@ -41,6 +42,15 @@ def card_uids(rs):
     """Contract section 1: (key, copy) pairs sorted by key then copy -> the card rows, by uid."""
     pairs = sorted((design_key(r), c, r) for r in rs.tables["cards"] for c in range(r["copies"]))
     return [(k, r) for k, _, r in pairs]
+
+
+def card_copies(rs):
+    """(key, copy index) per card uid (contract section 1 order)."""
+    return sorted((design_key(r), c) for r in rs.tables["cards"] for c in range(r["copies"]))
+
+
+def strike_copies(rs):
+    return sorted((r["name"], c) for r in rs.tables["strikes"] for c in range(r["copies"]))
 
 
 def strike_uids(rs):
@@ -111,9 +121,12 @@ def pack_rules(rs, players: int) -> np.ndarray:
         [colours.index(r["colour"]) if r["colour"] else -1 for _, r in strikes],
         [r["active"] for _, r in cards],
         [r["active"] for _, r in strikes],
+        [shuffle_id("card", k, c) for k, c in card_copies(rs)] + [shuffle_id("revolution", "Revolution", i)
+                                                                    for i in range(R)],
+        [shuffle_id("strike", k, c) for k, c in strike_copies(rs)],
     ]
     at = RK_HEADER
-    for t, col in zip(range(T_CCOL, T_SACT + 1), tables):
+    for t, col in zip(range(T_CCOL, T_SSID + 1), tables):
         head[t] = at
         at += len(col)
     return np.concatenate([head] + [np.asarray(c, np.int64) for c in tables]).astype(np.int64)

@@ -24,7 +24,7 @@ from .state import (G_ANS_N, G_CUR, G_DISC_N, G_DLEN, G_DTOP, G_ENDED, G_ERR, G_
                     O_SPOS, O_SUP, O_TAKEN_N, O_TFAT, O_TMP, O_TOK, O_TPLAY, R_BONUS, R_BOXED_RESOLVE,
                     R_C, R_DBL_REPEATS, R_DISCARD_PLACE, R_E, R_EXTRA, R_H, R_M, R_MAX_TURNS, R_N,
                     R_OPENING, R_P, R_PEEK, R_REV, R_RM_CANCELS, R_RM_COLOURS, R_S, R_SMALL, R_TOKENS,
-                    T_CAMT, T_CCOL, T_CEFF, T_CNAME)
+                    T_CAMT, T_CCOL, T_CEFF, T_CNAME, T_CSID, T_SSID)
 from .table import apply_tokens, effect_options, leader, live, place, symbol
 
 
@@ -84,7 +84,7 @@ def setup(g, rk, u, pol, game):
     sd = rk[O_SDECK]
     for k in range(S):
         g[sd + k] = k
-    shuffle(g, rk, u, add(chance, K_STRIKES), sd, S)
+    shuffle(g, rk, u, add(chance, K_STRIKES), sd, S, rk[T_SSID])
     g[G_SDTOP], g[G_SDLEN] = 0, S
     for i in range(m):
         g[rk[O_SLOT] + i] = -1
@@ -100,7 +100,7 @@ def setup(g, rk, u, pol, game):
         C = rk[R_C]
         for k in range(C):
             g[tmp + k] = k
-        shuffle(g, rk, u, add(chance, K_REMOVED_COLOUR), tmp, C)
+        shuffle(g, rk, u, add(chance, K_REMOVED_COLOUR), tmp, C, -1)
         for c in range(N):
             for k in range(rk[R_RM_COLOURS]):
                 if rk[rk[T_CCOL] + c] == g[tmp + k]:
@@ -116,7 +116,7 @@ def setup(g, rk, u, pol, game):
         if g[ip + c]:
             g[dk + n] = c
             n += 1
-    shuffle(g, rk, u, add(chance, K_DECK), dk, n)
+    shuffle(g, rk, u, add(chance, K_DECK), dk, n, rk[T_CSID])
     for x in range(P):
         for k in range(H):
             to_hand(g, rk, x, g[dk + x * H + k])
@@ -131,7 +131,7 @@ def setup(g, rk, u, pol, game):
             w += 1
         g[tmp + w] = N + i
         w += 1
-        shuffle(g, rk, u, add(add(chance, K_PART), i), tmp + start, size + 1)
+        shuffle(g, rk, u, add(add(chance, K_PART), i), tmp + start, size + 1, rk[T_CSID])
         at += size
     for k in range(w):
         g[dk + k] = g[tmp + k]
