@@ -103,11 +103,11 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
     P = rk[R_P]
     vv, _ = scratch(rk)
     if eff == PLACE:
-        return place_e(g, rk, s, now, a, b, amount * mult(g, rk, b, eff))
+        return place_e(g, rk, s, now, a, b, amount * mult(g, rk, b, eff, True))
     if eff == PLACE_OTHERS or eff == COPY_TOKENS:
         add = clear_add(g, rk)
         i = a if eff == PLACE_OTHERS else b
-        k = amount * mult(g, rk, a, eff)
+        k = amount * mult(g, rk, a, eff, True)
         for j in range(P):
             x = (actor + j) % P
             if eff == PLACE_OTHERS:
@@ -128,7 +128,7 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
         e, moved = now, 0
         for i in range(rk[R_M]):
             t = g[rk[O_TOK] + i * P + a]
-            if i != b and t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+            if i != b and t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
                 g[add + a] = -t
                 e += row_value(g, rk, i, s, add) - g[vv + i]
                 moved += t

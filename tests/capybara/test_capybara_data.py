@@ -120,3 +120,28 @@ def test_wrong_number_of_strikes_names_the_file(tmp_path):
 def test_a_deal_larger_than_the_deck_names_the_hand_size():
     with pytest.raises(UserError, match=r"key 'hand_size': with 6 players the deal"):
         GAME_DATA.load(overrides={"hand_size": 11})
+
+
+@pytest.mark.parametrize("file,row_start", [("cards.csv", "Capybarge,green,"), ("strikes.csv", "Strike 3 plus_one,")])
+def test_an_active_flag_other_than_0_or_1_names_file_row_and_column(tmp_path, file, row_start):
+    row = _row_of(file, row_start)
+    lines = (GAME_DATA.data_dir / file).read_text().splitlines()
+    lines[row - 1] = lines[row - 1][:-len(",1")] + ",2"
+    with pytest.raises(UserError, match=r"column 'active' must be <= 1, got 2") as e:
+        _load_with(tmp_path, file, lambda t: "\n".join(lines) + "\n")
+    assert e.value.file.endswith(file) and e.value.row == row
+
+
+def test_a_table_without_the_active_column_plays_every_row(tmp_path):
+    # a designer's older table without the column: every row is active
+    def drop(text):
+        return "\n".join(line.rsplit(",", 1)[0] for line in text.splitlines()) + "\n"
+    rs = _load_with(tmp_path, "cards.csv", drop)
+    assert "active" not in (tmp_path / "cards.csv").read_text().splitlines()[0]
+    assert all(r["active"] == 1 for r in rs.tables["cards"])
+
+
+def test_a_knockout_edit_switches_every_colour_of_the_named_card():
+    rs = GAME_DATA.load(edits=[{"table": "cards", "where": {"name": "Capybara"}, "set": {"active": 0}}])
+    off = {design_key(r) for r in rs.tables["cards"] if not r["active"]}
+    assert off == {f"{c} Capybara" for c in rs["colours"]}

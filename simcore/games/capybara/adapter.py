@@ -31,6 +31,9 @@ class CapybaraGame:
     score_label = "fatigue"
     entity_kind = "card"
     standing_label = None              # trajectories: not recorded by these engines yet (issue 14)
+    # A knocked-out card keeps its place in every pile and is played as usual, its effect does
+    # nothing; a knocked-out strike keeps its fatigue, its symbol does nothing (contract 17).
+    knockout_targets = {"card": ("cards", "name"), "strike": ("strikes", "name")}
     end_reasons = END_REASONS
 
     def factions(self, rs) -> list[str]:

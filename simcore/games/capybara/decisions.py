@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from .codes import CANCEL, COPY_CARD, EFFECT_DECISION, NONE
 from .jit import kernel
-from .state import G_DISC_N, O_DISC, T_CAMT, T_CEFF
+from .state import G_DISC_N, O_DISC, T_CACT, T_CAMT, T_CEFF
 
 C_ACTOR, C_EFFECT, C_AMOUNT, C_COLOUR, C_DECLARED, C_OPT_A, C_OPT_B, C_DEPTH, C_SLOT = range(9)
 _DK = EFFECT_DECISION
@@ -51,3 +51,15 @@ def effective_effect(g, rk, card):
     if te == COPY_CARD or te == CANCEL:
         return NONE, 0
     return te, rk[rk[T_CAMT] + top]
+
+
+@kernel
+def effect_live(g, rk, card):
+    """Knockouts (issue 9): whether `card`'s effect works when played now: the card's row is
+    active, and for a Copybara so is the row of the card it copies. The rules alone call it;
+    decisions are asked as if every effect worked."""
+    if rk[rk[T_CACT] + card] != 1:
+        return False
+    if rk[rk[T_CEFF] + card] != COPY_CARD or g[G_DISC_N] == 0:
+        return True
+    return rk[rk[T_CACT] + g[rk[O_DISC] + g[G_DISC_N] - 1]] == 1

@@ -11,7 +11,7 @@ from .codes import SYM_ALL_PLACE, SYM_BANNED, SYM_PLUS_ONE
 from .jit import kernel
 from .state import (G_DISC_N, G_SDLEN, G_SDTOP, O_DISC, O_LOCK, O_LOCK_N, O_SFAT, O_SDECK, O_SLOT,
                     O_SUP, O_TAKEN, O_TAKEN_N, O_TFAT, O_TOK, O_UNDER, O_UNDER_N, R_ALL_PLACE,
-                    R_GIFT, R_M, R_N, R_P, R_S, T_SFAT, T_SSYM)
+                    R_GIFT, R_M, R_N, R_P, R_S, T_SACT, T_SFAT, T_SSYM)
 from .table import leader, place
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -41,11 +41,12 @@ def add(h, a):
 
 
 @kernel
-def shuffle(g, rk, u, h, at, n):
-    """Order g[at:at+n] (uids) by key(h, uid) ascending, as rng.shuffle_order (insertion sort
-    on scratch: the piles are small and nothing is allocated)."""
+def shuffle(g, rk, u, h, at, n, ids):
+    """Order g[at:at+n] (uids) by key(h, id) ascending, as rng.shuffle_order, where id is the
+    uid's shuffle address rk[ids + uid] (ids < 0: the value itself); an insertion sort on
+    scratch: the piles are small and nothing is allocated."""
     for k in range(n):
-        u[1 + k] = add(h, g[at + k])
+        u[1 + k] = add(h, rk[ids + g[at + k]] if ids >= 0 else g[at + k])
     for k in range(1, n):
         kk, vv = u[1 + k], g[at + k]
         j = k - 1
@@ -100,7 +101,7 @@ def take(g, rk, i, L):
     g[rk[O_LOCK_N] + i] = 0
     g[rk[O_SLOT] + i] = -1
     g[rk[O_SFAT] + i] = 0
-    if rk[rk[T_SSYM] + s] == SYM_BANNED:
+    if rk[rk[T_SSYM] + s] == SYM_BANNED and rk[rk[T_SACT] + s] == 1:   # a knocked-out strike gives nothing
         for j in range(P):
             x = (L + j) % P
             for _ in range(rk[R_GIFT]):
@@ -118,7 +119,7 @@ def refill(g, rk, i):
         return
     g[rk[O_SLOT] + i] = s
     g[rk[O_SFAT] + i] = rk[rk[T_SFAT] + s]
-    sym = rk[rk[T_SSYM] + s]
+    sym = rk[rk[T_SSYM] + s] if rk[rk[T_SACT] + s] == 1 else 0    # a knocked-out strike appears plain
     if sym == SYM_PLUS_ONE:
         t = pop_strike(g, rk)
         if t >= 0:

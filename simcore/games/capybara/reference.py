@@ -85,8 +85,14 @@ class Game(Effects):
                             f"{len(options)} options", key="bots")
         return pick
 
-    def shuffle(self, uids, *address) -> list:
-        return rng.shuffle_order(self.seed, self.game, rng.CHANCE, list(uids), *address)
+    def shuffle(self, uids, ids, *address) -> list:
+        """Contract 2: `uids` ordered by their shuffle addresses ids[uid] (ids None: the uid)."""
+        uids = list(uids)
+        if ids is None:
+            return rng.shuffle_order(self.seed, self.game, rng.CHANCE, uids, *address)
+        back = {ids[u]: u for u in uids}
+        return [back[k] for k in rng.shuffle_order(self.seed, self.game, rng.CHANCE, [ids[u] for u in uids],
+                                                   *address)]
 
     # ------------------------------------------------------------------ setup (3)
     def setup(self) -> None:
@@ -98,7 +104,7 @@ class Game(Effects):
         self.supply = [p["tokens_per_player"]] * P
         self.taken = [[] for _ in range(P)]
         self.played = [[0] * len(comps.names) for _ in range(P)]
-        self.strike_deck = self.shuffle(range(len(comps.strike_name)), K_STRIKES)
+        self.strike_deck = self.shuffle(range(len(comps.strike_name)), comps.strike_sid, K_STRIKES)
         self.slots = [self.empty_slot() for _ in range(self.m)]
         self.say(f"Setup: {P} players, {self.m} strike slots, hands of {self.H}")
         for i in range(self.m):
@@ -107,7 +113,7 @@ class Game(Effects):
         self.removed = []
         if P <= p["small_game_max_players"]:
             colours = p["colours"]
-            order = self.shuffle(range(len(colours)), K_REMOVED_COLOUR)
+            order = self.shuffle(range(len(colours)), None, K_REMOVED_COLOUR)
             gone = {colours[c] for c in order[:p["small_game_removed_colours"]]}
             cancels = [u for u in in_play if comps.card_effect[u] == "cancel"]
             gone_cancels = set(cancels[len(cancels) - p["small_game_removed_cancels"]:]) \
@@ -115,7 +121,7 @@ class Game(Effects):
             self.removed = [u for u in in_play if comps.card_colour[u] in gone or u in gone_cancels]
             in_play = [u for u in in_play if u not in set(self.removed)]
             self.say(f"Removed: the {', '.join(sorted(gone))} cards and {len(gone_cancels)} Capybaranka(s)")
-        deck = self.shuffle(in_play, K_DECK)
+        deck = self.shuffle(in_play, comps.card_sid, K_DECK)
         for s in range(P):
             self.hands[s] = sorted(deck[s * self.H:(s + 1) * self.H])
             self.say(f"Deal: seat {s} gets {', '.join(comps.card_key[u] for u in self.hands[s])}")
@@ -127,7 +133,7 @@ class Game(Effects):
             size = q + 1 if i < r else q
             part = rest[start:start + size] + [comps.n_capybara + i]
             start += size
-            self.deck += self.shuffle(part, K_PART, i)
+            self.deck += self.shuffle(part, comps.card_sid, K_PART, i)
         self.say(f"The deck: {len(self.deck)} cards with {R} Revolutions")
         for s in reversed(range(P)):
             options = [i for i in range(self.m)
@@ -176,7 +182,8 @@ class Game(Effects):
             return
         colour = comps.card_colour[u]
         double = "crown_double" in self.p["symbols"] and self.leads(a, "crown_double")
-        self.play_card(a, u, colour, double)
+        double_works = double and self.leads(a, "crown_double", live=True)
+        self.play_card(a, u, colour, double, double_works)
         while True:
             same = [v for v in hand if comps.card_colour[v] == colour]
             if not same:
@@ -186,19 +193,22 @@ class Game(Effects):
             if pick is None:
                 self.say(f"  seat {a} stops")
                 break
-            self.play_card(a, pick, colour, False)
+            self.play_card(a, pick, colour, False, False)
 
     def discard_place_options(self, a: int) -> list:
         seats = [(a + k) % self.P for k in range(self.P)]
         slots = [i for i in range(self.m) if self.slots[i]["strike"] is not None and not self.slots[i]["locks"]]
         return [(x, i) for x in seats if self.supply[x] >= 1 for i in slots]
 
-    def play_card(self, a: int, u: int, colour: str, double: bool) -> None:
-        """4.1: play one card: tally, effective effect, declare, answers, apply, doubling."""
+    def play_card(self, a: int, u: int, colour: str, double: bool, double_works: bool) -> None:
+        """4.1: play one card: tally, effective effect, declare, answers, apply, doubling.
+        A knocked-out effect (the card's, or the crown x2's: `double_works` False) is declared,
+        answered and repeated as if it worked, and never applied."""
         self.hands[a].remove(u)
         self.tally(a, u)
         self.played_now.append(u)
         effect, amount = self.effective(u)
+        works = self.works(u)
         copied = f" (copying {effect})" if self.comps.card_effect[u] == "copy_card" else ""
         self.say(f"  seat {a} plays {self.comps.card_key[u]}{copied}")
         kind = EFFECT_KIND.get(effect)
@@ -212,8 +222,10 @@ class Game(Effects):
         base = dict(info, actor=a, option=option)
         if self.answer(u, a, 0, base):
             return
-        if option is not None:
+        if option is not None and works:
             self.apply_effect(a, u, effect, amount, colour, option)
+        elif option is not None:
+            self.say(f"  {self.comps.card_key[u]} is knocked out: nothing happens")
         if double and effect != "lock" and kind:
             for _ in range(self.p["crown_double_repeats"]):
                 opts = self.effect_options(a, effect, amount, colour)
@@ -221,7 +233,8 @@ class Game(Effects):
                     break
                 option = opts[self.ask(a, kind, opts, info)]
                 self.say(f"  crown x2: again {kind.lower()} {option}")
-                self.apply_effect(a, u, effect, amount, colour, option)
+                if works and double_works:
+                    self.apply_effect(a, u, effect, amount, colour, option)
 
     def discard_play(self, a: int) -> None:
         """4 step 2: the turn's Capybarankas first, then a's cards in order, not the locks."""

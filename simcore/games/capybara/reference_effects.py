@@ -3,6 +3,10 @@
 Contract sections 5 (effects), 6 (Capybaranka answers), 7 (leader, taking, refilling,
 symbols) and the crown step of 4. A mixin of the reference `Game` (reference.py): it reads
 and changes the same plain state (slots as dicts, hands as sorted uid lists).
+
+Knockouts (issue 9): a row with active = 0 keeps its cards and strikes in the game; the
+rules skip its effect (`works`, `live`) while every decision is still asked, and the bots'
+board shows the printed symbols (they play as if everything worked).
 """
 from __future__ import annotations
 
@@ -19,15 +23,35 @@ class Effects:
         return symbol in self.p["symbols"]
 
     def symbol(self, i: int) -> str:
-        """The active symbol of slot i's strike ("none" if empty, plain or not in force)."""
+        """The printed symbol of slot i's strike in force ("none" if empty, plain or not in
+        force): what decisions are asked for and what the bots see."""
         st = self.slots[i]["strike"]
         if st is None:
             return "none"
         s = self.comps.strike_symbol[st]
         return s if self.active(s) else "none"
 
-    def banned_colour(self, i: int) -> str:
-        return self.comps.strike_colour[self.slots[i]["strike"]] if self.symbol(i) == "banned_colour" else ""
+    def live(self, i: int) -> bool:
+        """Slot i holds a strike that is not knocked out (its row's active flag)."""
+        st = self.slots[i]["strike"]
+        return st is not None and self.comps.strike_active[st] == 1
+
+    def working(self, i: int) -> str:
+        """The symbol the rules apply: the printed one on a live strike, else "none"."""
+        return self.symbol(i) if self.live(i) else "none"
+
+    def banned_colour(self, i: int, printed: bool = False) -> str:
+        sym = self.symbol(i) if printed else self.working(i)
+        return self.comps.strike_colour[self.slots[i]["strike"]] if sym == "banned_colour" else ""
+
+    def works(self, u: int) -> bool:
+        """Card u's effect works if played now: its row is active, and so is the row of the card
+        a Copybara copies (the discard top)."""
+        if not self.comps.card_active[u]:
+            return False
+        if self.comps.card_effect[u] != "copy_card" or not self.discard:
+            return True
+        return bool(self.comps.card_active[self.discard[-1]])
 
     def strike_fatigue(self, i: int) -> int:
         sl = self.slots[i]
@@ -39,14 +63,16 @@ class Effects:
         top = max(t)
         return t.index(top) if top >= 1 and t.count(top) == 1 else None
 
-    def leads(self, seat: int, symbol: str) -> bool:
-        return any(self.symbol(i) == symbol and self.leader(i) == seat for i in range(self.m))
+    def leads(self, seat: int, symbol: str, live: bool = False) -> bool:
+        """Seat leads a strike with this symbol (printed; `live`: a strike not knocked out)."""
+        return any(self.symbol(i) == symbol and self.leader(i) == seat and (self.live(i) or not live)
+                   for i in range(self.m))
 
     def take_strike(self, i: int) -> None:
         """7.2: the leader takes slot i's strike; tokens home, locks discarded, banned gift."""
         sl = self.slots[i]
         who = self.leader(i)
-        gift = self.symbol(i) == "banned_colour"
+        gift = self.working(i) == "banned_colour"
         cards = [sl["strike"]] + sl["under"]
         self.taken[who] += cards
         for x in range(self.P):
@@ -70,7 +96,7 @@ class Effects:
             return
         self.slots[i]["strike"] = self.strike_deck.pop(0)
         self.say(f"slot {i}: {self.strike_desc(i)} appears")
-        sym = self.symbol(i)
+        sym = self.working(i)
         if sym == "plus_one" and self.strike_deck:
             self.slots[i]["under"].append(self.strike_deck.pop(0))
             self.say(f"  +1: {self.comps.strike_name[self.slots[i]['under'][-1]]} goes under it")
@@ -128,7 +154,7 @@ class Effects:
         return []
 
     def multiplier(self, i: int, effect: str) -> int:
-        doubling = effect in ("place", "place_others") and self.symbol(i) == "double_tokens"
+        doubling = effect in ("place", "place_others") and self.working(i) == "double_tokens"
         return self.p["double_tokens_factor"] if doubling else 1
 
     def apply_effect(self, a: int, u: int, effect: str, amount: int, colour: str, option) -> None:
@@ -178,6 +204,9 @@ class Effects:
             self.answers.append(v)
             self.say(f"{self.seat_name(y)} answers {self.comps.card_key[u]} with {self.comps.card_key[v]}")
             if not self.answer(v, y, depth + 1, base):
+                if not self.works(v):
+                    self.say(f"  the {self.comps.card_key[v]} is knocked out: {self.comps.card_key[u]} stands")
+                    return False
                 self.say(f"  {self.comps.card_key[u]} of {self.seat_name(x)} is cancelled")
                 return True
             self.say(f"  the {self.comps.card_key[v]} of {self.seat_name(y)} is cancelled; "
@@ -191,7 +220,7 @@ class Effects:
                 continue
             sym = self.symbol(i)
             if sym == "crown_complete":
-                if self.ask(a, "CROWN_COMPLETE", [0, 1], {"slot": i}):
+                if self.ask(a, "CROWN_COMPLETE", [0, 1], {"slot": i}) and self.live(i):
                     self.say(f"{self.seat_name(a)} completes slot {i} (crown)")
                     emptied = [i]
                     self.take_strike(i)
@@ -205,6 +234,8 @@ class Effects:
                 k = min(self.p["peek_cards"], len(self.deck))
                 perms = list(itertools.permutations(range(k)))
                 perm = perms[self.ask(a, "PEEK", perms, {"k": k})]
+                if not self.live(i):
+                    continue            # knocked out: asked, and the deck stays as it is
                 self.deck[:k] = [self.deck[j] for j in perm]
                 self.say(f"{self.seat_name(a)} looks at the top {k} cards and orders them {list(perm)}")
 
@@ -216,7 +247,7 @@ class Effects:
             P=self.P, tokens=[list(sl["tokens"]) for sl in self.slots],
             fatigue=[self.strike_fatigue(i) if full[i] else None for i in range(m)],
             locked=[bool(sl["locks"]) for sl in self.slots],
-            banned=[self.banned_colour(i) if full[i] else "" for i in range(m)],
+            banned=[self.banned_colour(i, printed=True) if full[i] else "" for i in range(m)],
             doubled=[self.symbol(i) == "double_tokens" for i in range(m)],
             supply=list(self.supply),
             taken_fatigue=[sum(self.comps.strike_fatigue[u] for u in t) for t in self.taken],

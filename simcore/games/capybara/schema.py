@@ -4,6 +4,7 @@ docs/games/capybara.md says what each effect word and symbol does.
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from ...errors import UserError
@@ -33,6 +34,8 @@ CARDS = TableSchema("cards.csv", (
     Column("copies", int, min=0, max=99),
     source_column(),
     Column("text", str, required=False, default=""),
+    Column("active", int, min=0, max=1, required=False, default=1,
+           doc="1; 0 = knocked out: still dealt, held, played and discarded, its effect does nothing"),
 ), doc="Capybara cards: one row per card design (name, colour)")
 
 STRIKES = TableSchema("strikes.csv", (
@@ -43,7 +46,17 @@ STRIKES = TableSchema("strikes.csv", (
     Column("copies", int, min=0, max=99),
     source_column(),
     Column("text", str, required=False, default=""),
+    Column("active", int, min=0, max=1, required=False, default=1,
+           doc="1; 0 = knocked out: its fatigue counts, its symbol does nothing"),
 ), doc="Strike cards: fatigue value and symbol", unique_key=True)
+
+
+def shuffle_id(kind: str, key: str, copy: int) -> int:
+    """A physical card's shuffle address (contract 2): 62 bits of sha256 of its kind, key and
+    copy index. It depends on nothing else, so adding or removing another row (or reordering
+    the table) leaves every card's shuffle key, and the relative order of the others, as it was."""
+    digest = hashlib.sha256(f"{kind}\x1f{key}\x1f{copy}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
 
 
 def design_key(row: dict) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .codes import EFFECTS, SYMBOLS
-from .schema import design_key
+from .schema import design_key, shuffle_id
 
 # ---- rk: rule numbers (fixed indices)
 (R_P, R_M, R_H, R_N, R_REV, R_S, R_C, R_E, R_TOKENS, R_OPENING, R_DISCARD_PLACE, R_EXTRA, R_BONUS,
@@ -21,11 +21,14 @@ from .schema import design_key
 # ---- rk: offsets of the fields of g
 (O_HAND, O_HAND_N, O_DECK, O_DISC, O_SDECK, O_SLOT, O_UNDER, O_UNDER_N, O_TOK, O_LOCK, O_LOCK_N,
  O_SUP, O_TAKEN, O_TAKEN_N, O_TFAT, O_SFAT, O_PLAYED, O_DCNT, O_TPLAY, O_ANS, O_OPTS, O_CTX,
- O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TOK2, O_SUP2, O_SFAT2, O_TFAT2, O_OPTS2, O_INPLAY, O_TMP,
- O_SIZE) = range(25, 58)
-# ---- rk: offsets of the tables (indexed by card uid / strike uid)
-(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL) = range(58, 65)
-RK_HEADER = 65
+ O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TOK2, O_SUP2, O_SFAT2, O_TFAT2, O_OPTS2, O_INPLAY, O_FRAME, O_TMP,
+ O_SIZE) = range(25, 59)
+# ---- rk: offsets of the tables (indexed by card uid / strike uid). T_SSYM is the printed
+# symbol in force (p.symbols), what the bots believe; T_CACT / T_SACT the rows' `active`
+# flags (knockouts, issue 9), which only the rules read.
+# T_CSID / T_SSID: the shuffle address of each card (N + R, Revolutions too) / strike uid.
+(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(59, 70)
+RK_HEADER = 70
 
 # ---- g: scalars (fixed indices)
 (G_TURN, G_CUR, G_RP, G_RB, G_ENDED, G_REASON, G_DTOP, G_DLEN, G_DISC_N, G_SDTOP, G_SDLEN, G_GAME,
@@ -39,6 +42,15 @@ def card_uids(rs):
     """Contract section 1: (key, copy) pairs sorted by key then copy -> the card rows, by uid."""
     pairs = sorted((design_key(r), c, r) for r in rs.tables["cards"] for c in range(r["copies"]))
     return [(k, r) for k, _, r in pairs]
+
+
+def card_copies(rs):
+    """(key, copy index) per card uid (contract section 1 order)."""
+    return sorted((design_key(r), c) for r in rs.tables["cards"] for c in range(r["copies"]))
+
+
+def strike_copies(rs):
+    return sorted((r["name"], c) for r in rs.tables["strikes"] for c in range(r["copies"]))
 
 
 def strike_uids(rs):
@@ -91,7 +103,7 @@ def pack_rules(rs, players: int) -> np.ndarray:
              (O_TAKEN, P * S), (O_TAKEN_N, P), (O_TFAT, P), (O_SFAT, m), (O_PLAYED, P * len(names)),
              (O_DCNT, P), (O_TPLAY, N), (O_ANS, N), (O_OPTS, 2 * K), (O_CTX, CTX),
              (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P), (O_SPOS, P), (O_TOK2, m * P), (O_SUP2, P),
-             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N),
+             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N), (O_FRAME, N),
              # engine scratch (setup, answer frames: the first 2 (N + R + S) words), then the policies'
              (O_TMP, 2 * (N + R + S) + m + P + 4 * N)]
     at = G_HEADER
@@ -107,9 +119,14 @@ def pack_rules(rs, players: int) -> np.ndarray:
         [r["fatigue"] for _, r in strikes],
         [SYMBOLS.index(r["symbol"]) + 1 if r["symbol"] in p["symbols"] else 0 for _, r in strikes],
         [colours.index(r["colour"]) if r["colour"] else -1 for _, r in strikes],
+        [r["active"] for _, r in cards],
+        [r["active"] for _, r in strikes],
+        [shuffle_id("card", k, c) for k, c in card_copies(rs)] + [shuffle_id("revolution", "Revolution", i)
+                                                                    for i in range(R)],
+        [shuffle_id("strike", k, c) for k, c in strike_copies(rs)],
     ]
     at = RK_HEADER
-    for t, col in zip(range(T_CCOL, T_SCOL + 1), tables):
+    for t, col in zip(range(T_CCOL, T_SSID + 1), tables):
         head[t] = at
         at += len(col)
     return np.concatenate([head] + [np.asarray(c, np.int64) for c in tables]).astype(np.int64)

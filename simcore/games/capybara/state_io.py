@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import UserError
-from .schema import design_key
+from .schema import design_key, shuffle_id
 
 REVOLUTION = "Revolution"
 END_REASONS = ("revolution", "boxed")
@@ -34,6 +34,10 @@ class Components:
     strike_fatigue: tuple  # (S,)
     strike_symbol: tuple   # (S,) "none" or a symbol word
     strike_colour: tuple   # (S,) the banned colour of a banned_colour strike, else ""
+    card_active: tuple     # (N + R,) the row's `active` flag (knockouts; Revolutions 1)
+    strike_active: tuple   # (S,) the row's `active` flag
+    card_sid: tuple        # (N + R,) shuffle address per card uid (schema.shuffle_id)
+    strike_sid: tuple      # (S,) shuffle address per strike uid
 
     def is_revolution(self, uid: int) -> bool:
         return uid >= self.n_capybara
@@ -64,6 +68,11 @@ def components(rs) -> Components:
         strike_fatigue=tuple(srows[s]["fatigue"] for s in snames),
         strike_symbol=tuple(srows[s]["symbol"] for s in snames),
         strike_colour=tuple(srows[s]["colour"] for s in snames),
+        card_active=tuple([rows[k]["active"] for k in keys] + [1] * rev),
+        strike_active=tuple(srows[s]["active"] for s in snames),
+        card_sid=tuple([shuffle_id("card", k, c) for k, c in pairs]
+                       + [shuffle_id("revolution", REVOLUTION, i) for i in range(rev)]),
+        strike_sid=tuple(shuffle_id("strike", s, c) for s, c in spairs),
     )
 
 

@@ -5,6 +5,10 @@ token effects on either the real arrays or the bots' look-ahead copies (contract
 True = their copies (O_TOK2, ...) that greedy plays an option on ("after o", contract 13).
 Everything else (strikes, locks, symbols) is read from the real state: an effect never
 changes it before it is applied for real.
+
+Knockouts (issue 9): a strike row with active = 0 keeps its printed symbol for the bots
+(`symbol`, and every look-ahead with sim=True) but the rules ignore it (`live`): the
+look-ahead believes the symbol works, the real arrays see a plain strike.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from .codes import (COMPLETE, COPY_TOKENS, GATHER, LOCK, PLACE, PLACE_OTHERS, SY
                     SYM_DOUBLE_TOKENS)
 from .jit import kernel
 from .state import (O_LOCK_N, O_SFAT, O_SFAT2, O_SLOT, O_SUP, O_SUP2, O_TFAT, O_TFAT2, O_TOK,
-                    O_TOK2, R_DBL_FACTOR, R_M, R_P, T_SCOL, T_SSYM)
+                    O_TOK2, R_DBL_FACTOR, R_M, R_P, T_SACT, T_SCOL, T_SSYM)
 
 
 @kernel
@@ -53,21 +57,31 @@ def leader(g, rk, ot, i):
 
 @kernel
 def symbol(g, rk, i):
-    """Active symbol code of the strike in slot i (0: none or empty slot)."""
+    """Printed symbol code (in force by p.symbols) of the strike in slot i (0: none or empty
+    slot): what the bots see and what decisions are asked for."""
     u = g[rk[O_SLOT] + i]
     return 0 if u < 0 else rk[rk[T_SSYM] + u]
 
 
 @kernel
-def banned_for(g, rk, i, colour):
+def live(g, rk, i):
+    """The strike in slot i is not knocked out (its row's active flag): its symbol works."""
     u = g[rk[O_SLOT] + i]
-    return u >= 0 and colour >= 0 and rk[rk[T_SSYM] + u] == SYM_BANNED and rk[rk[T_SCOL] + u] == colour
+    return u >= 0 and rk[rk[T_SACT] + u] == 1
+
+
+@kernel
+def banned_for(g, rk, i, colour, sim):
+    """Slot i is banned for `colour`: for the rules (sim False) only if the strike is live."""
+    u = g[rk[O_SLOT] + i]
+    return (u >= 0 and colour >= 0 and rk[rk[T_SSYM] + u] == SYM_BANNED and rk[rk[T_SCOL] + u] == colour
+            and (sim or rk[rk[T_SACT] + u] == 1))
 
 
 @kernel
 def is_target(g, rk, i, colour):
     """A placement target for a card of `colour` (-1: not a card): strike, unlocked, not banned."""
-    return g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour)
+    return g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, False)
 
 
 @kernel
@@ -81,8 +95,9 @@ def place(g, rk, sim, x, i, k):
 
 
 @kernel
-def mult(g, rk, i, eff):
-    if (eff == PLACE or eff == PLACE_OTHERS) and symbol(g, rk, i) == SYM_DOUBLE_TOKENS:
+def mult(g, rk, i, eff, sim):
+    """Token factor of slot i for `eff`; the rules (sim False) double only on a live strike."""
+    if (eff == PLACE or eff == PLACE_OTHERS) and symbol(g, rk, i) == SYM_DOUBLE_TOKENS and (sim or live(g, rk, i)):
         return rk[R_DBL_FACTOR]
     return 1
 
@@ -132,7 +147,7 @@ def effect_options(g, rk, eff, colour, actor, oo):
     elif eff == GATHER:
         removable = 0
         for i in range(m):
-            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, False):
                 removable |= 1 << i
         for j in range(P):
             x = (actor + j) % P
@@ -186,14 +201,14 @@ def apply_tokens(g, rk, sim, eff, amount, colour, actor, a, b):
     P, m = rk[R_P], rk[R_M]
     ot, os, _, _ = offsets(rk, sim)
     if eff == PLACE:
-        place(g, rk, sim, a, b, amount * mult(g, rk, b, eff))
+        place(g, rk, sim, a, b, amount * mult(g, rk, b, eff, sim))
     elif eff == PLACE_OTHERS:
-        k = amount * mult(g, rk, a, eff)
+        k = amount * mult(g, rk, a, eff, sim)
         for j in range(1, P):
             place(g, rk, sim, (actor + j) % P, a, k)
     elif eff == GATHER:
         for i in range(m):
-            if i != b and g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour):
+            if i != b and g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, sim):
                 g[ot + b * P + a] += g[ot + i * P + a]
                 g[ot + i * P + a] = 0
     elif eff == COPY_TOKENS:

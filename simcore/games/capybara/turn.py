@@ -15,17 +15,17 @@ from .codes import (CANCEL, COMPLETE, COPY_CARD, D_ACTION, D_CANCEL, D_CROWN_COM
                     K_REMOVED_COLOUR, K_STRIKES, LOCK, NONE, SYM_CROWN_COMPLETE,
                     SYM_CROWN_DOUBLE, SYM_CROWN_PEEK)
 from .decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DECLARED, C_DEPTH, C_EFFECT, C_OPT_A,
-                        C_OPT_B, C_SLOT, effect_decision, effective_effect)
+                        C_OPT_B, C_SLOT, effect_decision, effect_live, effective_effect)
 from .jit import kernel
 from .piles import add, complete_slot, discard, factorial, key3, refill, revolution, shuffle, take, unrank
 from .state import (G_ANS_N, G_CUR, G_DISC_N, G_DLEN, G_DTOP, G_ENDED, G_ERR, G_GAME, G_RB, G_REASON,
                     G_RP, G_SDLEN, G_SDTOP, G_TPLAY_N, G_TURN, O_ANS, O_CTX, O_DCNT, O_DECK, O_HAND,
-                    O_HAND_N, O_INPLAY, O_LOCK, O_LOCK_N, O_OPTS, O_PLAYED, O_SCRIPT, O_SDECK, O_SLOT,
+                    O_FRAME, O_HAND_N, O_INPLAY, O_LOCK, O_LOCK_N, O_OPTS, O_PLAYED, O_SCRIPT, O_SDECK, O_SLOT,
                     O_SPOS, O_SUP, O_TAKEN_N, O_TFAT, O_TMP, O_TOK, O_TPLAY, R_BONUS, R_BOXED_RESOLVE,
                     R_C, R_DBL_REPEATS, R_DISCARD_PLACE, R_E, R_EXTRA, R_H, R_M, R_MAX_TURNS, R_N,
                     R_OPENING, R_P, R_PEEK, R_REV, R_RM_CANCELS, R_RM_COLOURS, R_S, R_SMALL, R_TOKENS,
-                    T_CAMT, T_CCOL, T_CEFF, T_CNAME)
-from .table import apply_tokens, effect_options, leader, place, symbol
+                    T_CAMT, T_CCOL, T_CEFF, T_CNAME, T_CSID, T_SSID)
+from .table import apply_tokens, effect_options, leader, live, place, symbol
 
 
 @kernel
@@ -84,7 +84,7 @@ def setup(g, rk, u, pol, game):
     sd = rk[O_SDECK]
     for k in range(S):
         g[sd + k] = k
-    shuffle(g, rk, u, add(chance, K_STRIKES), sd, S)
+    shuffle(g, rk, u, add(chance, K_STRIKES), sd, S, rk[T_SSID])
     g[G_SDTOP], g[G_SDLEN] = 0, S
     for i in range(m):
         g[rk[O_SLOT] + i] = -1
@@ -100,7 +100,7 @@ def setup(g, rk, u, pol, game):
         C = rk[R_C]
         for k in range(C):
             g[tmp + k] = k
-        shuffle(g, rk, u, add(chance, K_REMOVED_COLOUR), tmp, C)
+        shuffle(g, rk, u, add(chance, K_REMOVED_COLOUR), tmp, C, -1)
         for c in range(N):
             for k in range(rk[R_RM_COLOURS]):
                 if rk[rk[T_CCOL] + c] == g[tmp + k]:
@@ -116,7 +116,7 @@ def setup(g, rk, u, pol, game):
         if g[ip + c]:
             g[dk + n] = c
             n += 1
-    shuffle(g, rk, u, add(chance, K_DECK), dk, n)
+    shuffle(g, rk, u, add(chance, K_DECK), dk, n, rk[T_CSID])
     for x in range(P):
         for k in range(H):
             to_hand(g, rk, x, g[dk + x * H + k])
@@ -131,7 +131,7 @@ def setup(g, rk, u, pol, game):
             w += 1
         g[tmp + w] = N + i
         w += 1
-        shuffle(g, rk, u, add(add(chance, K_PART), i), tmp + start, size + 1)
+        shuffle(g, rk, u, add(add(chance, K_PART), i), tmp + start, size + 1, rk[T_CSID])
         at += size
     for k in range(w):
         g[dk + k] = g[tmp + k]
@@ -167,20 +167,28 @@ def strike_tokens(g, rk, i):
 
 @kernel
 def answer(g, rk, u, pol, a):
-    """Contract 6's answer(card, a) as a loop over a stack of answering frames (in O_TMP):
-    True if the card played by `a` is cancelled."""
+    """Contract 6's answer(card, a) as a loop over a stack of answering frames (in O_TMP, the
+    answering cards in O_FRAME): True if the card played by `a` is cancelled."""
     P, N = rk[R_P], rk[R_N]
-    fx, fj = rk[O_TMP], rk[O_TMP] + N
+    fx, fj, fv = rk[O_TMP], rk[O_TMP] + N, rk[O_FRAME]
     depth = 0
     g[fx] = a
     g[fj] = 1
     ret = -1
     while True:
+        if ret == 0 and not effect_live(g, rk, g[fv + depth + 1]):
+            ret = 2                    # it stands but is knocked out: this card stands, no more asking
         if ret == 0:                   # the answer at depth + 1 stands: this card is cancelled
             if depth == 0:
                 return True
             depth -= 1
             ret = 1
+            continue
+        if ret == 2:
+            if depth == 0:
+                return False
+            depth -= 1
+            ret = 0
             continue
         ret = -1                       # (ret == 1: that answer was cancelled, ask on)
         if g[fj + depth] >= P:
@@ -207,6 +215,7 @@ def answer(g, rk, u, pol, a):
             depth += 1
             g[fx + depth] = y
             g[fj + depth] = 1
+            g[fv + depth] = v
 
 
 @kernel
@@ -231,8 +240,9 @@ def set_ctx(g, rk, a, eff, amount, colour):
 
 @kernel
 def play_card(g, rk, u, pol, a, card, first, dbl):
-    """Contract 4.1: play `card` from a's hand (first card of the turn: `first`; a led an
-    active crown_double strike before it: `dbl`)."""
+    """Contract 4.1: play `card` from a's hand (first card of the turn: `first`; a led a
+    crown_double strike before it: `dbl` = 1, a live one: 2). A knocked-out effect (card or
+    crown) is declared, answered and repeated as if it worked, and applied never."""
     from_hand(g, rk, a, card)
     tally(g, rk, a, card)
     idx = g[G_TPLAY_N]
@@ -240,6 +250,7 @@ def play_card(g, rk, u, pol, a, card, first, dbl):
     g[G_TPLAY_N] = idx + 1
     colour = rk[rk[T_CCOL] + card]
     eff, amount = effective_effect(g, rk, card)
+    works = effect_live(g, rk, card)
     dk = effect_decision(eff)
     set_ctx(g, rk, a, eff, amount, colour)
     oa, ob, declared = -1, -1, False
@@ -253,9 +264,9 @@ def play_card(g, rk, u, pol, a, card, first, dbl):
             g[ctx + C_DECLARED], g[ctx + C_OPT_A], g[ctx + C_OPT_B] = 1, oa, ob
     if answer(g, rk, u, pol, a):
         return
-    if declared:
+    if declared and works:
         apply_real(g, rk, eff, amount, colour, a, oa, ob, card, idx)
-    if first and dbl and eff != LOCK and dk >= 0:
+    if first and dbl > 0 and eff != LOCK and dk >= 0:
         for _ in range(rk[R_DBL_REPEATS]):
             n = effect_options(g, rk, eff, colour, a, rk[O_OPTS])
             if n == 0:
@@ -265,15 +276,18 @@ def play_card(g, rk, u, pol, a, card, first, dbl):
                 break
             n = effect_options(g, rk, eff, colour, a, rk[O_OPTS])
             c = ask(g, rk, u, pol, dk, a, n)
-            apply_real(g, rk, eff, amount, colour, a, opt(g, rk, c, 0), opt(g, rk, c, 1), card, idx)
+            if works and dbl == 2:
+                apply_real(g, rk, eff, amount, colour, a, opt(g, rk, c, 0), opt(g, rk, c, 1), card, idx)
 
 
 @kernel
 def leads_symbol(g, rk, a, sym):
+    """0: a leads no strike with symbol `sym`; 1: only knocked-out ones; 2: a live one."""
+    best = 0
     for i in range(rk[R_M]):
         if symbol(g, rk, i) == sym and leader(g, rk, rk[O_TOK], i) == a:
-            return True
-    return False
+            best = max(best, 2 if live(g, rk, i) else 1)
+    return best
 
 
 @kernel
@@ -338,8 +352,9 @@ def crown_step(g, rk, u, pol, a):
         if leader(g, rk, rk[O_TOK], i) != a:
             continue
         g[rk[O_CTX] + C_SLOT] = i
+        works = live(g, rk, i)          # a knocked-out crown is asked about, and does nothing
         if sym == SYM_CROWN_COMPLETE:
-            if ask(g, rk, u, pol, D_CROWN_COMPLETE, a, 2) == 1:
+            if ask(g, rk, u, pol, D_CROWN_COMPLETE, a, 2) == 1 and works:
                 take(g, rk, i, a)
                 lo = i - 1 if i > 0 and complete_slot(g, rk, i - 1) else i
                 if i + 1 < m:
@@ -351,7 +366,8 @@ def crown_step(g, rk, u, pol, a):
             k = min(rk[R_PEEK], g[G_DLEN] - g[G_DTOP])
             g[rk[O_CTX] + C_SLOT] = k
             c = ask(g, rk, u, pol, D_PEEK, a, factorial(k))
-            unrank(g, rk[O_DECK] + g[G_DTOP], k, c, rk[O_TMP])
+            if works:
+                unrank(g, rk[O_DECK] + g[G_DTOP], k, c, rk[O_TMP])
 
 
 @kernel
