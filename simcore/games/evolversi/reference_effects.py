@@ -192,7 +192,8 @@ class Effects:
                 self.say("no Event card left to draw", a)
                 return
             self.shuffles["events"] += 1
-            self.event_deck = self.shuffle(self.event_discard, EVENTS_KIND, self.shuffles["events"])
+            self.event_deck = self.shuffle(self.event_discard, self.comps.event_ident, EVENTS_KIND,
+                                           self.shuffles["events"])
             self.event_discard = []
             self.say(f"the Event deck is rebuilt from its discards (shuffle {self.shuffles['events']})")
         uid = self.event_deck.pop(0)
