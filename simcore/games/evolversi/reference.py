@@ -329,7 +329,7 @@ class Game(Effects, StateInOut):
         """The animal's Power: it always fires after a reshuffle (contract section 9)."""
         animal = self.animals[self.seats[s].animal]
         self.say("Power: " + describe(animal["power"], animal["amount"], animal["target"]), s)
-        self.resolve_effect(s, animal["power"], animal["amount"], animal["target"])
+        self.resolve_effect(s, animal["power"], animal["amount"], animal["target"], animal["active"])
         self.end_check()
 
     def place_options(self, size: int) -> list[tuple[int, ...]]:
@@ -425,7 +425,7 @@ class Game(Effects, StateInOut):
             self.say(f"chooses not to activate {card['name']}", a)
             return
         self.say(f"activates {card['name']} ({describe_card(card)})", a)
-        targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"], card["active"])
         if card["more"]:
             self.take_more(a, uid, targets)
         if card["discard"]:

@@ -118,16 +118,21 @@ class Tables:
     own_fx: np.ndarray         # (n_cards+1,) bool own_turn trigger and an effect
     row: np.ndarray            # (n_cards+1,) int16 design row, 0 for uid -1
     ident: np.ndarray          # (n_cards+1,) uint64 identity (shuffle address), 0 for uid -1
+    active: np.ndarray         # (n_cards+1,) bool the card's effect works (knockouts), True for uid -1
     ev_verb: np.ndarray        # (n_events,) int8
     ev_amount: np.ndarray      # (n_events,) int16
     ev_target: np.ndarray      # (n_events,) int8
     ev_cond: np.ndarray        # (n_events,) int8
+    ev_active: np.ndarray      # (n_events,) bool the Event's effect works
     reserve: np.ndarray        # (n_animals,) int16
     power_verb: np.ndarray     # (n_animals,) int8
     power_amount: np.ndarray   # (n_animals,) int16
     power_target: np.ndarray   # (n_animals,) int8
+    power_active: np.ndarray   # (n_animals,) bool the animal's Power works
     pressure_kind: np.ndarray  # (n_pressure,) int8 PKIND code
     pressure_fury: np.ndarray  # (n_pressure,) int16 Fury a totem_or_fury token gives
+    pressure_active: np.ndarray  # (n_pressure,) bool the token's effect works
+    knockouts: bool            # some entity has active = 0 (else the engine skips the checks)
     ev_ident: np.ndarray       # (n_events+1,) uint64 identity of each Event uid, 0 for uid -1
     pressure_ident: np.ndarray  # (n_pressure,) uint64 identity of each Pressure token
     animal_ident: np.ndarray   # (n_animals,) uint64 identity of each animal
@@ -155,6 +160,7 @@ def _card_arrays(rs: Ruleset, comps: Components):
         trigger=per_uid("trigger", np.int8, NO_TRIGGER, TRIGGER.__getitem__),
         row=np.where(uid_rows >= 0, uid_rows, 0).astype(np.int16),
         ident=ident_array(comps.card_ident, empty=True),
+        active=per_uid("active", bool, True),
     )
 
 
@@ -199,12 +205,16 @@ def _build_tables(rs: Ruleset, players: int) -> Tables:
         ev_amount=np.array([e["amount"] for e in ev], dtype=np.int16),
         ev_target=np.array([TARGET[e["target"]] for e in ev], dtype=np.int8),
         ev_cond=np.array([COND[e["condition"]] for e in ev], dtype=np.int8),
+        ev_active=np.array([e["active"] for e in ev], dtype=bool),
         reserve=np.array([a["reserve"] for a in animals], dtype=np.int16),
         power_verb=np.array([VERB[a["power"]] for a in animals], dtype=np.int8),
         power_amount=np.array([a["amount"] for a in animals], dtype=np.int16),
         power_target=np.array([TARGET[a["target"]] for a in animals], dtype=np.int8),
+        power_active=np.array([a["active"] for a in animals], dtype=bool),
         pressure_kind=np.array([PKIND[k] for k in comps.pressure_kind], dtype=np.int8),
         pressure_fury=np.array(comps.pressure_fury, dtype=np.int16),
+        pressure_active=np.array([rs.tables["pressure"][i]["active"] for i in comps.pressure_row], dtype=bool),
+        knockouts=any(r["active"] == 0 for t in ("cards", "events", "animals", "pressure") for r in rs.tables[t]),
         ev_ident=ident_array(comps.event_ident, empty=True), pressure_ident=ident_array(comps.pressure_ident),
         animal_ident=ident_array(comps.animal_ident),
         has_reactions=bool(np.any(cards["trigger"][:-1] != TRIGGER["own_turn"])),
