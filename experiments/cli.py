@@ -52,7 +52,8 @@ def _add_ruleset_options(p: argparse.ArgumentParser, games=True) -> None:
 def _spec(args):
     from .lineup import run_spec
     game, rs = load_ruleset(args)
-    return game, rs, run_spec(rs, args.bots, args.players, _csv_list(args.factions), args.seed)
+    return game, rs, run_spec(rs, args.bots, args.players, _csv_list(args.factions), args.seed,
+                              getattr(args, "trajectories", False))
 
 
 def _versions() -> dict:
@@ -166,7 +167,7 @@ def _run_config(args, rs, spec, out: Path | None):
         rs.game, variant=rs.variant, data=args.data, overrides=dict(rs.overrides), players=spec.players,
         bots=[b.name for b in spec.bots], factions=_csv_list(args.factions), games=args.games, seed=spec.seed,
         batch_size=args.batch_size, description="one point, written by `balancelab run`",
-        file=str(out / "config.toml") if out is not None else "balancelab run")
+        file=str(out / "config.toml") if out is not None else "balancelab run", trajectories=spec.trajectories)
 
 
 def cmd_run(args) -> int:
@@ -195,7 +196,7 @@ def cmd_run(args) -> int:
         t0 = time.perf_counter()
         run_sweep(cfg, scratch, jobs=args.jobs, progress=True, command="run")
         elapsed = time.perf_counter() - t0
-        summary = point_summary(open_run(scratch).games())
+        summary = point_summary(open_run(scratch).scan_games(0))   # streamed: flat memory
         if out is not None:
             os.chmod(scratch, 0o755)
             replace_folder(scratch, out)
@@ -326,6 +327,14 @@ def cmd_bench(args) -> int:
             done += n
         batch_cpu = time.process_time() - t0
         batch_wall = time.perf_counter() - w0
+        traj_rate = None
+        if getattr(args, "trajectories", False) and game.standing_label is not None:
+            # the same games again, recording each seat's standing after each round
+            t0 = time.process_time()
+            for a in range(0, args.games, args.batch_size):
+                game.play_batch(rs, spec.players, bots, args.seed, np.arange(a, min(a + args.batch_size, args.games)),
+                                trajectories=True)
+            traj_rate = args.games / max(time.process_time() - t0, 1e-9)
         t0 = time.process_time()
         for g in range(args.ref_games):
             game.play_one(rs, spec.players, bots, args.seed, g)
@@ -336,7 +345,7 @@ def cmd_bench(args) -> int:
                      "batch_games": args.games, "batch_size": args.batch_size,
                      "batch_games_per_cpu_second": b_rate, "batch_wall_seconds": batch_wall,
                      "reference_games": args.ref_games, "reference_games_per_cpu_second": r_rate,
-                     "ratio": b_rate / max(r_rate, 1e-9)})
+                     "ratio": b_rate / max(r_rate, 1e-9), "trajectories_games_per_cpu_second": traj_rate})
     for r in rows:
         print(f"{r['ruleset']}/{r['variant']}: {r['players']} players, bots {','.join(r['bots'])}")
         print(f"  batch engine     {r['batch_games_per_cpu_second']:>12,.0f} games/s per core "
@@ -344,6 +353,10 @@ def cmd_bench(args) -> int:
         print(f"  reference engine {r['reference_games_per_cpu_second']:>12,.0f} games/s per core "
               f"({r['reference_games']} games)")
         print(f"  ratio            {r['ratio']:>12,.1f}x")
+        if r["trajectories_games_per_cpu_second"] is not None:
+            t = r["trajectories_games_per_cpu_second"]
+            print(f"  with trajectories {t:>11,.0f} games/s per core "
+                  f"(cost {r['batch_games_per_cpu_second'] / max(t, 1e-9):.2f}x the time)")
     if args.scale:
         import resource
         from simcore.runner import iter_chunks
@@ -478,6 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="DIR", help="write per-game parquet rows + manifest.json here")
     p.add_argument("--overwrite", action="store_true", help="replace a previous run's output in --out")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--trajectories", action="store_true",
+                   help="also record each seat's standing after each round (the report's \"How the game "
+                        "unfolds\" section; games whose engines record them)")
     p.add_argument("--compare", nargs="?", const=BUILTIN_DATA, default=None, metavar="DIR",
                    help="compare this run's data (--data) against DIR (default: the built-in data) on the same "
                         "games, as `balancelab compare`; --out then holds the comparison")
@@ -516,6 +532,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="games per second per core: batch engine vs reference engine")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--variant", default="default")
+    p.add_argument("--trajectories", action="store_true",
+                   help="also time the batch engine recording trajectories (games that record them)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--bots", default=None)
     p.add_argument("--seed", type=int, default=0)

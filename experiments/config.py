@@ -52,11 +52,11 @@ from typing import Any
 
 from simcore.errors import UserError
 
-TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
+TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots", "trajectories",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
             "target_rounds", "grid", "ablation"}
-AXIS_KINDS = ("param", "table", "variants", "data")
-AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "labels"}
+AXIS_KINDS = ("param", "table", "variants", "data", "edits")
+AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "labels"}
 ABLATION_KEYS = {"entities", "table", "column", "set"}
 
 
@@ -65,8 +65,8 @@ class Axis:
     """One swept variable: its kind, label, and the values it takes (in order)."""
 
     name: str
-    kind: str                     # param | table | variants | data
-    values: tuple                 # parameter values, column values, variant names or folders
+    kind: str                     # param | table | variants | data | edits
+    values: tuple                 # parameter values, column values, variant names, folders or edit lists
     labels: tuple[str, ...]       # how each value is shown
     target: str = ""              # param name, or table name for a table edit
     where: dict = field(default_factory=dict)
@@ -106,6 +106,7 @@ class SweepConfig:
     target_rounds: tuple[int, int] | None
     grid: tuple[Axis, ...]
     ablation: Ablation | None
+    trajectories: bool = False      # record each seat's standing after each round (flow metrics)
     text: str = field(default="", repr=False, compare=False)   # the TOML as given (the run folder keeps it)
 
     def resolved(self) -> dict:
@@ -124,6 +125,8 @@ class SweepConfig:
             "ablation": None if self.ablation is None else {
                 "entities": list(self.ablation.entities), "table": self.ablation.table,
                 "column": self.ablation.column, "set": self.ablation.set},
+            # only when on, so the digest of every config written before the key existed holds
+            **({"trajectories": True} if self.trajectories else {}),
         }
 
     def digest(self) -> str:
@@ -197,7 +200,8 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
     kinds = [k for k in AXIS_KINDS if k in doc]
     if len(kinds) != 1:
         c.fail(key, "each grid axis needs exactly one of: param (a rule parameter), table (a card-table "
-                    "edit), variants, data" + (f"; got {', '.join(kinds)}" if kinds else ""))
+                    "edit), variants, data, edits (several card-table edits per value)"
+               + (f"; got {', '.join(kinds)}" if kinds else ""))
     kind = kinds[0]
     if kind == "param":
         target = c.text(key + ".param", doc["param"])
@@ -213,6 +217,20 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
         values = c.values(key + ".values", doc.get("values"))
         name = doc.get("name", f"{'/'.join(map(str, where.values()))}.{column}")
         axis = Axis(name, kind, tuple(values), (), target=target, where=dict(where), column=column)
+    elif kind == "edits":
+        # Each value is a list of { table, where, set } edits applied together (e.g. a card
+        # mix that moves copies between designs and keeps a colour's total).
+        values = doc["edits"]
+        if not isinstance(values, list) or not values:
+            c.fail(key + ".edits", "must be a non-empty list of values, each a list of { table, where, set } edits")
+        for j, v in enumerate(values):
+            if not isinstance(v, list):
+                c.fail(f"{key}.edits[{j}]", "must be a list of { table, where, set } edits ([] = the data as it is)")
+            for k, e in enumerate(v):
+                c.table(f"{key}.edits[{j}][{k}]", e)
+        if "labels" not in doc:
+            c.fail(key + ".labels", "an edits axis needs one label per value (what each mix is called)")
+        axis = Axis(doc.get("name", "edits"), kind, tuple(values), ())
     elif kind == "variants":
         values = c.text_list(key + ".variants", doc["variants"])
         axis = Axis(doc.get("name", "variant"), kind, tuple(values), ())
@@ -223,7 +241,7 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
                 c.fail(f"{key}.data[{j}]", f"data folder {v!r} does not exist")
         axis = Axis(doc.get("name", "data"), kind, tuple(_relative(base, v) for v in values), (),)
         values = [Path(v).name or v for v in values]
-    for extra in ("where", "column", "values") if kind in ("variants", "data") else ():
+    for extra in ("where", "column", "values") if kind in ("variants", "data", "edits") else ():
         if extra in doc:
             c.fail(f"{key}.{extra}", f"not used by a {kind} axis")
     c.text(key + ".name", axis.name)
@@ -312,7 +330,8 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         games=c.integer("games", doc.get("games", 1000), 1), seed=c.integer("seed", doc.get("seed", 0), 0),
         replicates=c.integer("replicates", doc.get("replicates", 1), 1),
         batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
-        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")), text=text)
+        target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")),
+        trajectories=c.boolean("trajectories", doc.get("trajectories", False)), text=text)
 
 
 def load_config(path: str | Path) -> SweepConfig:
@@ -359,7 +378,7 @@ def toml_text(doc: dict) -> str:
 def one_point_config(ruleset: str, *, variant: str = "default", data: str | None = None, overrides: dict | None = None,
                      players: int = 4, bots: list[str] | None = None, factions: list[str] | None = None,
                      games: int = 1000, seed: int = 0, batch_size: int = 5000, name: str | None = None,
-                     description: str = "", file: str = "balancelab run") -> SweepConfig:
+                     description: str = "", file: str = "balancelab run", trajectories: bool = False) -> SweepConfig:
     """The config of a sweep with a single point (what `balancelab run` plays), checked like any config.
 
     Its `text` is a config file that `balancelab sweep` accepts and that plays the same games.
@@ -367,5 +386,5 @@ def one_point_config(ruleset: str, *, variant: str = "default", data: str | None
     doc = {"name": name or f"{ruleset}-run", "description": description, "ruleset": ruleset, "variant": variant,
            "data": None if data is None else str(Path(data).resolve()), "set": dict(overrides or {}),
            "players": players, "bots": bots, "factions": factions, "games": games, "seed": seed,
-           "batch_size": batch_size}
+           "batch_size": batch_size, **({"trajectories": True} if trajectories else {})}
     return parse_config(toml_text(doc), file)

@@ -136,6 +136,8 @@ def _axis_change(axis: Axis, value: Any) -> tuple[dict, list, str | None, str | 
         return {}, [{"table": axis.target, "where": axis.where, "set": {axis.column: value}}], None, None
     if axis.kind == "variants":
         return {}, [], value, None
+    if axis.kind == "edits":
+        return {}, [dict(e) for e in value], None, None
     return {}, [], None, value
 
 
@@ -150,7 +152,8 @@ def _check_axis(loader: _Loader, i: int, axis: Axis) -> None:
         raise UserError(f"unknown parameter {axis.target!r} of {cfg.ruleset}{hint}", file=cfg.file, key=key + ".param")
     if axis.kind == "table":
         _check_rows(loader, base, axis.target, axis.where, key)
-    field_name = {"param": "values", "table": "values", "variants": "variants", "data": "data"}[axis.kind]
+    field_name = {"param": "values", "table": "values", "variants": "variants", "data": "data",
+                  "edits": "edits"}[axis.kind]
     for j, value in enumerate(axis.values):
         o, e, v, d = _axis_change(axis, value)
         loader.load(v or cfg.variant, d or cfg.data, {**cfg.set, **o}, list(cfg.edits) + e,
@@ -235,7 +238,8 @@ def expand(cfg: SweepConfig) -> list[Point]:
                     hint = ("; to test a card that cannot be removed, replace it instead, e.g. "
                             "set = { effect = \"none\", amount = 0 }") if abl.set.get("copies") == 0 else ""
                     raise UserError(e.message + hint, file=e.file, key=e.key) from None
-                spec = RunSpec(rs, base.spec.players, base.spec.bots, base.spec.seed, base.spec.factions)
+                spec = RunSpec(rs, base.spec.players, base.spec.bots, base.spec.seed, base.spec.factions,
+                               base.spec.trajectories)
                 points.append(Point(len(points), {**base.labels, "ablation": entity}, base.variant, base.data,
                                     base.overrides, tuple(edits), spec, base.replicate, ablated=entity,
                                     base=base.index))
@@ -247,7 +251,7 @@ def _spec(cfg: SweepConfig, rs: Ruleset, lineup, players: int, seed: int, where:
     if factions is not None and len(factions) == 1 and players > 1:
         factions = factions * players
     try:
-        return run_spec(rs, list(lineup), players, factions, seed)
+        return run_spec(rs, list(lineup), players, factions, seed, cfg.trajectories)
     except UserError as e:
-        key = {"players": "players", "bots": "bots"}.get(e.key or "", "factions")
+        key = {"players": "players", "bots": "bots", "trajectories": "trajectories"}.get(e.key or "", "factions")
         raise UserError(f"{e.message} (at point {where})", file=cfg.file, key=key) from None

@@ -10,7 +10,7 @@ from simcore.runner import RunSpec, check_spec
 from strategies.registry import bot_names, make_bots
 
 
-def run_spec(rs, bots, players: int, factions=None, seed: int = 0) -> RunSpec:
+def run_spec(rs, bots, players: int, factions=None, seed: int = 0, trajectories: bool = False) -> RunSpec:
     """check_spec with bots given by name ("greedy", "a,b,c", a list, or None = default)."""
     game = get_game(rs.game)
     lo, hi = game.player_range(rs)
@@ -21,7 +21,7 @@ def run_spec(rs, bots, players: int, factions=None, seed: int = 0) -> RunSpec:
             game.resolve_factions(rs, [f for f in factions], players)
     else:
         bots = ()        # check_spec reports the player count
-    return check_spec(rs, bots, players, factions, seed)
+    return check_spec(rs, bots, players, factions, seed, trajectories)
 
 
 __all__ = ["run_spec", "bot_names", "make_bots"]

@@ -167,6 +167,13 @@ class Run:
         done = finished_chunks(self.path, point)
         return [done[b] for b in self.expected_chunks(point) if b in done]
 
+    def scan_games(self, point: int) -> pl.LazyFrame:
+        """One point's finished chunks as a lazy scan: aggregate it (streaming) without loading the rows."""
+        paths = self._paths(point)
+        if not paths:
+            raise ValueError(f"point {point} has no finished chunk")
+        return pl.scan_parquet(paths).with_columns(pl.lit(point, dtype=pl.Int32).alias("point"))
+
     def games(self, points: Sequence[int] | None = None, columns: Iterable[str] | None = None) -> pl.DataFrame:
         """Per-game rows of the finished chunks, sorted by point then game."""
         frames = []

@@ -120,6 +120,7 @@ def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep"
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "config_file": config_file, "config_digest": cfg.digest(), "config": cfg.resolved(),
         "ruleset": cfg.ruleset, "faction_label": game.faction_label, "score_label": game.score_label,
+        "standing_label": game.standing_label,
         "entity_kind": game.entity_kind, "end_reasons": list(game.end_reasons),
         "games_per_point": cfg.games, "batch_size": cfg.batch_size, "target_rounds": cfg.resolved()["target_rounds"],
         "reference_point": reference_point(cfg, points), "points": [p.describe() for p in points],

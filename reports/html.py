@@ -19,6 +19,7 @@ import jinja2
 import polars as pl
 
 from . import findings as F
+from . import flow_section
 from . import metrics as M
 from . import plots
 from . import verdict as V
@@ -178,7 +179,9 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         found += F.sweep_findings(same_series, x, reference)
     found += F.defaults_findings(manifest.get("rulesets", {}))
     verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder)
+    flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing")
     return {
+        "flow": flow,
         "verdict": verdict,
         "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
         "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,

@@ -51,10 +51,23 @@ def _rate_columns(df: pl.DataFrame, wins: str = "wins", n: str = "games", z: flo
     return df.with_columns(win_rate=pl.Series(p), ci_low=pl.Series(lo), ci_high=pl.Series(hi))
 
 
-def max_seats(games: pl.DataFrame) -> int:
+Frame = pl.DataFrame | pl.LazyFrame   # eager rows, or a lazy scan of a run's chunk files
+
+
+def _names(games: Frame) -> list[str]:
+    return games.collect_schema().names() if isinstance(games, pl.LazyFrame) else games.columns
+
+
+def _collect(query: pl.LazyFrame) -> pl.DataFrame:
+    """Run an aggregation on the streaming engine: a scan of a billion rows stays in flat memory."""
+    return query.collect(engine="streaming")
+
+
+def max_seats(games: Frame) -> int:
     """Largest player count present (number of s{i}_ column groups)."""
     s = 0
-    while f"s{s}_share" in games.columns:
+    names = set(_names(games))
+    while f"s{s}_share" in names:
         s += 1
     return s
 
@@ -64,18 +77,18 @@ def _excludes_zero() -> pl.Expr:
     return (bound.is_not_null() & bound.is_not_nan() & (bound > 0)).fill_null(False)
 
 
-def _ensure_point(games: pl.DataFrame) -> pl.DataFrame:
-    return games if "point" in games.columns else games.with_columns(pl.lit(0, dtype=pl.Int32).alias("point"))
+def _ensure_point(games: Frame) -> Frame:
+    return games if "point" in _names(games) else games.with_columns(pl.lit(0, dtype=pl.Int32).alias("point"))
 
 
-def _seated(games: pl.DataFrame, seat: int) -> pl.LazyFrame:
+def _seated(games: Frame, seat: int) -> pl.LazyFrame:
     """The games in which `seat` was played (lazy: only the columns a query uses are copied)."""
     return games.lazy().filter(pl.col(f"s{seat}_share").is_not_null())
 
 
 # ----------------------------------------------------------------------------- win rates
 
-def seat_win_rates(games: pl.DataFrame) -> pl.DataFrame:
+def seat_win_rates(games: Frame) -> pl.DataFrame:
     """Win rate per seat (first-player advantage): point, seat, games, wins, win_rate, CI, fair, advantage."""
     games = _ensure_point(games)
     frames = []
@@ -84,7 +97,7 @@ def seat_win_rates(games: pl.DataFrame) -> pl.DataFrame:
         frames.append(_seated(games, s).group_by("point").agg(
             pl.len().alias("games"), pl.col(share).cast(pl.Float64).sum().alias("wins"),
             pl.col("players").cast(pl.Float64).mean().alias("players")).with_columns(pl.lit(s, pl.Int8).alias("seat"))
-            .collect())
+            .pipe(_collect))
     if not frames:
         return pl.DataFrame()
     df = _rate_columns(pl.concat(frames).sort(["point", "seat"]))
@@ -93,7 +106,7 @@ def seat_win_rates(games: pl.DataFrame) -> pl.DataFrame:
         "point", "seat", "games", "wins", "win_rate", "ci_low", "ci_high", "fair", "advantage")
 
 
-def _group_win_rates(games: pl.DataFrame, kind: str) -> pl.DataFrame:
+def _group_win_rates(games: Frame, kind: str) -> pl.DataFrame:
     games = _ensure_point(games)
     frames = []
     for s in range(max_seats(games)):
@@ -102,7 +115,7 @@ def _group_win_rates(games: pl.DataFrame, kind: str) -> pl.DataFrame:
         frames.append(_seated(games, s).group_by(["point", col]).agg(
             pl.len().alias("games"), pl.col(share).cast(pl.Float64).sum().alias("wins"),
             (1.0 / pl.col("players").cast(pl.Float64)).sum().alias("fair_sum"))
-            .select("point", pl.col(col).cast(pl.Utf8).alias(kind), "games", "wins", "fair_sum").collect())
+            .select("point", pl.col(col).cast(pl.Utf8).alias(kind), "games", "wins", "fair_sum").pipe(_collect))
     if not frames:
         return pl.DataFrame()
     df = (pl.concat(frames).group_by(["point", kind]).agg(pl.col("games").sum(), pl.col("wins").sum(),
@@ -111,17 +124,17 @@ def _group_win_rates(games: pl.DataFrame, kind: str) -> pl.DataFrame:
     return _rate_columns(df).select("point", kind, "games", "wins", "win_rate", "ci_low", "ci_high", "fair")
 
 
-def faction_win_rates(games: pl.DataFrame) -> pl.DataFrame:
+def faction_win_rates(games: Frame) -> pl.DataFrame:
     """Win rate per faction (animal): point, faction, games, wins, win_rate, CI, fair."""
     return _group_win_rates(games, "faction")
 
 
-def bot_win_rates(games: pl.DataFrame) -> pl.DataFrame:
+def bot_win_rates(games: Frame) -> pl.DataFrame:
     """Win rate per bot, over all seats it played: point, bot, games, wins, win_rate, CI, fair."""
     return _group_win_rates(games, "bot")
 
 
-def balance(games: pl.DataFrame) -> pl.DataFrame:
+def balance(games: Frame) -> pl.DataFrame:
     """Balance = 1 - (best faction win rate - worst), per point, with an interval.
 
     The interval is the Newcombe interval of the gap between the two extreme factions (it
@@ -147,11 +160,12 @@ def balance(games: pl.DataFrame) -> pl.DataFrame:
 
 # ----------------------------------------------------------------------------- length, endings, margins
 
-def end_reasons(games: pl.DataFrame) -> pl.DataFrame:
+def end_reasons(games: Frame) -> pl.DataFrame:
     """Share of games per end reason (e.g. track = completed, stalled = hit the round cap)."""
     games = _ensure_point(games)
-    df = games.group_by(["point", pl.col("end_reason").cast(pl.Utf8)]).agg(pl.len().alias("count"))
-    df = df.join(games.group_by("point").agg(pl.len().alias("games")), on="point").sort(["point", "end_reason"])
+    df = _collect(games.lazy().group_by(["point", pl.col("end_reason").cast(pl.Utf8)]).agg(pl.len().alias("count")))
+    # Every game has one end reason: a point's games are the sum of its reasons' counts.
+    df = df.with_columns(games=pl.col("count").sum().over("point")).sort(["point", "end_reason"])
     p, lo, hi = wilson(df["count"].to_numpy(), df["games"].to_numpy())
     return df.with_columns(rate=pl.Series(p), ci_low=pl.Series(lo), ci_high=pl.Series(hi))
 
@@ -182,10 +196,10 @@ def game_length(games: pl.DataFrame, target: Sequence[int] | None = None,
     return pl.DataFrame(rows).sort("point")
 
 
-def length_histogram(games: pl.DataFrame) -> pl.DataFrame:
+def length_histogram(games: Frame) -> pl.DataFrame:
     """Games per number of rounds: point, rounds, games, share."""
     games = _ensure_point(games)
-    df = games.group_by(["point", "rounds"]).agg(pl.len().alias("games")).sort(["point", "rounds"])
+    df = _collect(games.lazy().group_by(["point", "rounds"]).agg(pl.len().alias("games"))).sort(["point", "rounds"])
     return df.with_columns(share=pl.col("games") / pl.col("games").sum().over("point"))
 
 
@@ -338,22 +352,29 @@ def _records(df: pl.DataFrame, columns: Sequence[str]) -> list[dict]:
     return df.select(columns).to_dicts() if df.height else []
 
 
-def point_summary(games: pl.DataFrame) -> dict:
+def point_summary(games: Frame) -> dict:
     """The balance table of one point as plain data (what `balancelab run` prints), from the frames above.
 
-    games: per-game rows of a single point. Keys: games, seats, factions, bots (each a list of
-    rows with win_rate and its 95% interval), mean_rounds, sd_rounds, rounds_histogram,
-    end_reasons (counts), balance with its interval.
+    games: per-game rows of a single point, eager or a lazy scan of chunk files (every
+    figure is then an aggregation on the streaming engine: memory stays flat however many
+    games). Keys: games, seats, factions, bots (each a list of rows with win_rate and its
+    95% interval), mean_rounds, sd_rounds, rounds_histogram, end_reasons (counts), balance
+    with its interval.
     """
     games = _ensure_point(games)
-    if games["point"].n_unique() > 1:
+    hist = length_histogram(games)
+    if hist["point"].n_unique() > 1:
         raise ValueError("point_summary takes the rows of one point")
     rate = ["games", "wins", "win_rate", "ci_low", "ci_high"]
-    length = game_length(games).row(0, named=True)
+    # Mean and sd of the rounds from their histogram: exact, and no column of every game.
+    rounds, weight = hist["rounds"].to_numpy().astype(float), hist["games"].to_numpy().astype(float)
+    n = int(weight.sum())
+    mean = float((rounds * weight).sum() / n) if n else math.nan
+    sd = float(math.sqrt(((rounds - mean) ** 2 * weight).sum() / (n - 1))) if n > 1 else math.nan
+    length = {"mean_rounds": mean, "sd_rounds": sd}
     bal = balance(games).row(0, named=True)
-    hist = length_histogram(games)
     ends = end_reasons(games)
-    return {"games": games.height,
+    return {"games": n,
             "seats": _records(seat_win_rates(games), ["seat", *rate]),
             "factions": _records(faction_win_rates(games), ["faction", *rate]),
             "bots": _records(bot_win_rates(games), ["bot", *rate]),

@@ -40,6 +40,7 @@ class RunSpec:
     bots: tuple                       # one bot object per seat (BotLike: .name, .batch_policy)
     seed: int
     factions: tuple | None = None     # per seat: a faction name or None (random)
+    trajectories: bool = False        # also record each seat's standing after each round
 
 
 @dataclass
@@ -48,7 +49,8 @@ class Results:
     tallies: pl.DataFrame
 
 
-def check_spec(ruleset: Ruleset, bots, players: int, factions=None, seed: int = 0) -> RunSpec:
+def check_spec(ruleset: Ruleset, bots, players: int, factions=None, seed: int = 0,
+               trajectories: bool = False) -> RunSpec:
     """Validate players, bots and factions; return a RunSpec (UserError on bad input).
 
     `bots`: one bot object per seat (strategies.registry.make_bots turns names into them;
@@ -82,7 +84,13 @@ def check_spec(ruleset: Ruleset, bots, players: int, factions=None, seed: int = 
             factions = None
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise UserError(f"seed must be a whole number from 0 to {MAX_SEED} (2**63 - 1), got {seed!r}", key="seed")
-    return RunSpec(ruleset, players, tuple(bots), seed, None if factions is None else tuple(factions))
+    if trajectories and game.standing_label is None:
+        from .games import GAMES
+        able = [g for g in GAMES if get_game(g).standing_label is not None]
+        raise UserError(f"{ruleset.game}'s engines do not record trajectories yet; games that do: "
+                        f"{', '.join(able) or 'none'}", key="trajectories")
+    return RunSpec(ruleset, players, tuple(bots), seed, None if factions is None else tuple(factions),
+                   bool(trajectories))
 
 
 def chunk_bounds(start: int, stop: int, batch_size: int) -> list[tuple[int, int]]:
@@ -95,8 +103,11 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[pl.DataFrame, pl.Da
     """Play games [start, stop) on the batch engine; return (games rows, tallies rows)."""
     game = get_game(spec.ruleset.game)
     idx = np.arange(start, stop, dtype=np.int64)
+    # trajectories is passed only when asked for: an engine that does not record them
+    # keeps its plain signature
+    more = {"trajectories": True} if spec.trajectories else {}
     out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
-                          None if spec.factions is None else list(spec.factions))
+                          None if spec.factions is None else list(spec.factions), **more)
     return games_frame(spec, idx, out), tallies_frame(spec, out)
 
 
@@ -131,7 +142,20 @@ def games_frame(spec: RunSpec, idx: np.ndarray, out: dict) -> pl.DataFrame:
         cols[f"s{s}_share"] = pl.Series(share[:, s])
     for name, arr in out.get("extra", {}).items():
         cols[name] = pl.Series(np.asarray(arr))
+    if "standing" in out:
+        cols.update(standing_columns(np.asarray(out["standing"]), np.asarray(out["rounds"])))
     return pl.DataFrame(cols)
+
+
+def standing_columns(standing: np.ndarray, rounds: np.ndarray) -> dict:
+    """s{i}_standing: each seat's standing after rounds 1..R as a fixed-width array column
+    (R = the game's round cap, so every chunk has the same schema). After a game's last round
+    its final standing is repeated: the column reads as "standing by round r"."""
+    G, R, P = standing.shape
+    last = np.clip(np.asarray(rounds, np.int64) - 1, 0, R - 1)
+    upto = np.minimum(np.arange(R)[None, :], last[:, None])                 # (G, R)
+    filled = np.take_along_axis(standing, upto[:, :, None], axis=1).astype(np.int16)
+    return {f"s{s}_standing": pl.Series(filled[:, :, s], dtype=pl.Array(pl.Int16, R)) for s in range(P)}
 
 
 def tallies_frame(spec: RunSpec, out: dict) -> pl.DataFrame:

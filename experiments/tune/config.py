@@ -33,6 +33,8 @@
     entity_impact = 10.0            # no entity's impact interval beyond +-10 points
     rounds = [8, 15]                # mean game length within [8, 15] rounds
     first_seat = 4.0                # first-seat advantage (win rate - fair share) <= 4 points
+    lead_changes = [1.0, 3.0]       # game flow (docs/metrics.md; needs a game that records
+                                    # trajectories): a [low, high] range or an upper bound
 
     [budget]
     games = 2_000_000               # games played by the search (deterministic)
@@ -75,7 +77,14 @@ TARGETS = {
     "entity_impact": "largest entity impact, |win rate with - without| (points)",
     "rounds": "mean game length (rounds)",
     "first_seat": "first-seat advantage, win rate - fair share (points)",
+    # game flow (docs/metrics.md), from trajectories: a [low, high] range or an upper bound
+    "lead_changes": "mean lead changes per game",
+    "decisiveness": "mean share of the game played when the winner took the lead for good (0 to 1)",
+    "drama": "mean of how far behind the winner was at its worst (standing)",
+    "comeback": "share of games won by a seat that was last at the halfway round (points)",
+    "late_swap": "share of games whose last round changed the leader (points)",
 }
+FLOW_TARGETS = ("lead_changes", "decisiveness", "drama", "comeback", "late_swap")
 
 
 @dataclass(frozen=True)
@@ -187,7 +196,7 @@ def _targets(c: _Checker, doc: Any) -> dict:
         key = f"targets.{name}"
         if name not in TARGETS:
             c.fail(key, "no such metric; targets: " + "; ".join(f"{k} ({v})" for k, v in TARGETS.items()))
-        if name == "rounds":
+        if name == "rounds" or (name in FLOW_TARGETS and isinstance(value, list)):
             if not isinstance(value, list) or len(value) != 2:
                 c.fail(key, f"must be [shortest, longest] mean rounds, got {value!r}")
             a, b = (_number(c, f"{key}[{j}]", v) for j, v in enumerate(value))
@@ -227,6 +236,12 @@ def parse_tune(text: str, file: str = "tune.toml") -> TuneConfig:
         if names.index(n) != i:
             c.fail(f"variables[{i}]", f"changes the same value as variables[{names.index(n)}] ({n!r})")
     targets = _targets(c, doc.get("targets", {}))
+    flow = [t for t in targets if t in FLOW_TARGETS]
+    if flow:
+        from simcore.games import GAMES, get_game
+        if base.ruleset in GAMES and get_game(base.ruleset).standing_label is None:
+            c.fail(f"targets.{flow[0]}", f"a game-flow target needs trajectories, which {base.ruleset}'s "
+                                         "engines do not record yet")
     budget = c.table("budget", doc.get("budget", {}))
     c.unknown_keys(budget, BUDGET_KEYS, "budget.")
     if not budget:

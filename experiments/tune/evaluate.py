@@ -24,6 +24,7 @@ from .. import store
 from ..grid import _Loader
 from ..lineup import run_spec
 from ..sweep import execute
+from .config import FLOW_TARGETS
 from .space import Space, load_candidate
 from .targets import measure
 
@@ -58,7 +59,8 @@ class Evaluator:
             if factions is not None and len(factions) == 1 and cfg.players[0] > 1:
                 factions = factions * cfg.players[0]
             bots = list(cfg.bots) if cfg.bots else None
-            self._specs[key] = run_spec(rs, bots, cfg.players[0], factions, seed)
+            flow = any(t in FLOW_TARGETS for t in self.space.cfg.targets)     # game-flow targets need trajectories
+            self._specs[key] = run_spec(rs, bots, cfg.players[0], factions, seed, trajectories=flow)
         return self._specs[key]
 
     def feasible(self, candidate: tuple) -> bool:
@@ -79,8 +81,13 @@ class Evaluator:
         """Games a rung adds to the budget (those beyond what each candidate already has)."""
         return sum(max(0, n - have.get(c, 0)) for c in candidates)
 
-    def run(self, stream: str, seed: int, candidates: list[tuple], n: int, have: dict) -> dict:
-        """Make sure each candidate has games [0, n) on disk; return {candidate: (games, tallies)}."""
+    def run(self, stream: str, seed: int, candidates: list[tuple], n: int, have: dict,
+            track: tuple[int, ...] = ()) -> dict:
+        """Make sure each candidate has games [0, n) on disk; return {candidate: (games, tallies)}.
+
+        track: entity ids whose per-game, per-seat `s{i}_has_{id}` flags the rows carry (the
+        proof's paired interval of the entity-impact target needs them).
+        """
         tasks, wanted = [], {}
         for i, c in enumerate(candidates):
             a = have.get(c, 0)
@@ -90,7 +97,7 @@ class Evaluator:
             done = _done(self.folder(stream, c))
             for lo, hi in chunks:
                 if (lo, hi) not in done:
-                    tasks.append((i, self.spec(c, seed), lo, hi, ()))
+                    tasks.append((i, self.spec(c, seed), lo, hi, track))
         for i, lo, hi, games, tallies in execute(tasks, self.jobs, self.backend, self.scheduler):
             path = self.folder(stream, candidates[i]) / f"games-{lo:09d}-{hi:09d}.parquet"
             store.write_chunk(path, games, tallies)

@@ -5,7 +5,9 @@ seed), so no game of the proof was seen by the search. "met" only when every tar
 interval is inside the target. Sensitivity: each variable one step up and one step down from
 the proposal, on the same fresh games as the proposal, so the change in each metric is
 paired; its interval is a paired bootstrap over games (resampling whole games, the same
-resample for both sides), with a generator seeded from the config seed.
+resample for both sides), with a generator seeded from the config seed. The entity-impact
+target (the largest |holders' win rate - non-holders'| over the entities) is paired the same
+way: the proof's rows carry each seat's per-game holding flags for every entity.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from .targets import PTS, measure, met
 
 STREAM = "proof"
 BOOTSTRAP = 400
-PAIRED = ("faction_gap", "seat_gap", "first_seat", "rounds")
+PAIRED = ("faction_gap", "seat_gap", "first_seat", "rounds", "entity_impact")
 
 
 def proof_seed(seed: int) -> int:
@@ -29,14 +31,36 @@ def proof_seed(seed: int) -> int:
     return s if s != seed else s ^ 1
 
 
-def _per_game(games: pl.DataFrame) -> dict:
-    """Arrays a bootstrap needs: per game and seat, faction code and win share; rounds."""
+def _per_game(games: pl.DataFrame, entities: tuple[int, ...] = ()) -> dict:
+    """Arrays a bootstrap needs: per game and seat, faction code and win share; rounds; and,
+    for the entity ids given, has (games, seats, entities): the seat acquired it in that game."""
     seats = [s for s in range(8) if f"s{s}_share" in games.columns]
     fac = np.stack([games[f"s{s}_faction"].cast(pl.Utf8).to_numpy() for s in seats], axis=1)
     names, codes = np.unique(fac, return_inverse=True)
-    return {"fac": codes.reshape(fac.shape), "k": len(names),
-            "share": np.stack([games[f"s{s}_share"].to_numpy().astype(float) for s in seats], axis=1),
-            "players": games["players"].to_numpy().astype(float), "rounds": games["rounds"].to_numpy().astype(float)}
+    out = {"fac": codes.reshape(fac.shape), "k": len(names),
+           "share": np.stack([games[f"s{s}_share"].to_numpy().astype(float) for s in seats], axis=1),
+           "players": games["players"].to_numpy().astype(float), "rounds": games["rounds"].to_numpy().astype(float)}
+    if entities:
+        out["has"] = np.stack([np.stack([games[f"s{s}_has_{e}"].to_numpy() for e in entities], axis=1)
+                               for s in seats], axis=1)
+    return out
+
+
+def _entity_impact(d: dict, w: np.ndarray) -> float:
+    """Largest |win rate of holders - win rate of non-holders| over the entities (points),
+    the entity-impact target's estimate, on games weighted by w (seat-games pooled)."""
+    has = d["has"]                                                   # (games, seats, entities)
+    share = d["share"][:, :, None]
+    ws = np.broadcast_to(w[:, None, None], has.shape)
+    n_with = (ws * has).sum(axis=(0, 1))
+    win_with = (ws * has * share).sum(axis=(0, 1))
+    n_all, win_all = (w[:, None] * np.ones_like(d["share"])).sum(), (w[:, None] * d["share"]).sum()
+    n_without, win_without = n_all - n_with, win_all - win_with
+    ok = (n_with > 0) & (n_without > 0)
+    if not ok.any():
+        return 0.0
+    effect = win_with[ok] / n_with[ok] - win_without[ok] / n_without[ok]
+    return float(np.abs(effect).max()) * PTS
 
 
 def _stats(d: dict, w: np.ndarray) -> dict:
@@ -54,17 +78,24 @@ def _stats(d: dict, w: np.ndarray) -> dict:
     out["seat_gap"] = (seat_rate.max() - seat_rate.min()) * PTS
     out["first_seat"] = (seat_rate[0] - float((w / d["players"]).sum() / w.sum())) * PTS
     out["rounds"] = float((d["rounds"] * w).sum() / w.sum())
+    if "has" in d:
+        out["entity_impact"] = _entity_impact(d, w)
     return out
 
 
-def paired_changes(base: pl.DataFrame, other: pl.DataFrame, targets: dict, seed: int) -> dict:
-    """{target: (change, low, high)} of other minus base on the same games (paired bootstrap)."""
-    a, b = _per_game(base.sort("game")), _per_game(other.sort("game"))
+def paired_changes(base: pl.DataFrame, other: pl.DataFrame, targets: dict, seed: int,
+                   entities: tuple[int, ...] = ()) -> dict:
+    """{target: (change, low, high)} of other minus base on the same games (paired bootstrap).
+
+    entities: the entity ids whose holding flags the rows carry (needed for entity_impact)."""
+    if "entity_impact" not in targets:
+        entities = ()
+    a, b = _per_game(base.sort("game"), entities), _per_game(other.sort("game"), entities)
     n = len(a["rounds"])
     rng = np.random.default_rng([seed, 0x5E45])
     one = np.ones(n)
     sa, sb = _stats(a, one), _stats(b, one)
-    names = [t for t in targets if t in PAIRED]
+    names = [t for t in targets if t in PAIRED and t in sa]
     draws = {t: [] for t in names}
     for _ in range(BOOTSTRAP):
         w = rng.multinomial(n, np.full(n, 1.0 / n)).astype(float)
@@ -73,12 +104,21 @@ def paired_changes(base: pl.DataFrame, other: pl.DataFrame, targets: dict, seed:
             draws[t].append(xb[t] - xa[t])
     out = {}
     for t in targets:
-        if t in draws:
+        if t in names:
             lo, hi = np.quantile(draws[t], [0.025, 0.975])
             out[t] = (sb[t] - sa[t], float(lo), float(hi))
         else:
             out[t] = (math.nan, math.nan, math.nan)     # filled in by the caller (no paired interval)
     return out
+
+
+def _tracked(space: Space, ev: Evaluator, winner: tuple) -> tuple[int, ...]:
+    """Every entity id of the game, when a target needs per-game holding flags; else none."""
+    if "entity_impact" not in space.cfg.targets:
+        return ()
+    from simcore.games import get_game
+    rs = ev.spec(winner, space.cfg.base.seed).ruleset
+    return tuple(range(len(get_game(rs.game).entities(rs))))
 
 
 def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
@@ -95,7 +135,8 @@ def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
             if c is not None:
                 around.append((v.name, k, c))
     cands = list(dict.fromkeys([c for _, c in sides] + [c for _, _, c in around]))
-    frames = ev.run(STREAM, seed, cands, n, have)
+    entities = _tracked(space, ev, winner)
+    frames = ev.run(STREAM, seed, cands, n, have, track=entities)
     values = {c: measure(g, t, cfg.targets) for c, (g, t) in frames.items()}
     result = {"seed": seed, "games": n}
     for label, c in sides:
@@ -106,7 +147,7 @@ def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
     sens = []
     base_games = frames[winner][0]
     for name, k, c in around:
-        ch = paired_changes(base_games, frames[c][0], cfg.targets, cfg.base.seed)
+        ch = paired_changes(base_games, frames[c][0], cfg.targets, cfg.base.seed, entities)
         for t in cfg.targets:
             if math.isnan(ch[t][0]):
                 ch[t] = (values[c][t][0] - values[winner][t][0], math.nan, math.nan)

@@ -13,6 +13,8 @@ import polars as pl
 
 from reports import metrics as M
 
+from .config import FLOW_TARGETS
+
 PTS = 100.0
 
 
@@ -39,6 +41,16 @@ def measure(games: pl.DataFrame, tallies: pl.DataFrame | None, targets: dict) ->
     if "rounds" in targets:
         g = M.game_length(games).row(0, named=True)
         out["rounds"] = (g["mean_rounds"], g["ci_low"], g["ci_high"])
+    flow_asked = [t for t in targets if t in FLOW_TARGETS]
+    if flow_asked:
+        from reports import flow, flow_section
+        if not flow_section.has_trajectories(games):
+            raise ValueError("game-flow targets need rows recorded with trajectories")
+        summary = {r["metric"]: r for r in flow.summary(*flow_section.arrays(games)).iter_rows(named=True)}
+        for t in flow_asked:
+            r = summary[t]
+            scale = PTS if r["kind"] == "rate" else 1.0     # shares in points, like every rate here
+            out[t] = (r["value"] * scale, r["lo"] * scale, r["hi"] * scale)
     if "entity_impact" in targets:
         imp = M.entity_impact(tallies, games) if tallies is not None and tallies.height else pl.DataFrame()
         if imp.height == 0:

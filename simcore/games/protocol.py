@@ -40,6 +40,9 @@ class Outcome(TypedDict):
     faction: np.ndarray      # (B, P) index into Game.factions(rs)
     acquired: np.ndarray     # (B, P, E) per seat, how often each entity was acquired
     extra: dict              # name -> (B,) array: game-specific per-game columns
+    # Only when asked for (trajectories=True), from a game whose standing_label is set:
+    # standing: (B, R, P) each seat's standing after rounds 1..R (R = the game's round cap;
+    # rounds after a game's end are not meaningful: use `rounds`)
 
 
 @runtime_checkable
@@ -71,11 +74,16 @@ class Game(Protocol):
     def warmup(self, rs, bots: Sequence[BotLike]) -> None:
         """Build whatever the batch engine compiles for these bots (no-op for numpy engines)."""
 
+    # Trajectories (issue 14): what a seat's standing after each round is (its own progress
+    # measure: track position, score so far, -fatigue; higher is better), or None when the
+    # game's engines do not record them yet.
+    standing_label: str | None
+
     def play_batch(self, rs, players: int, bots: Sequence[BotLike], seed: int, games,
-                   factions=None) -> Outcome: ...
+                   factions=None, trajectories: bool = False) -> Outcome: ...
 
     def play_one(self, rs, players: int, bots: Sequence[BotLike], seed: int, game: int,
-                 factions=None, log=None) -> Outcome: ...
+                 factions=None, log=None, trajectories: bool = False) -> Outcome: ...
 
     def new_state(self, rs, players: int, bots: Sequence[BotLike], seed: int, game: int,
                   factions=None) -> dict:

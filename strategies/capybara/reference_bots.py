@@ -29,23 +29,24 @@ def _argmin(scores) -> int:
     return best
 
 
-def lead(board, x: int, i: int) -> int:
-    """2 if x leads slot i's strike, 1 if x is tied for the most tokens (at least 1), else 0."""
-    t = board.tokens[i]
-    top = max(t)
-    if top < 1 or t[x] != top:
-        return 0
-    return 2 if t.count(top) == 1 else 1
-
-
-def D(board, x: int) -> int:
-    return 2 * board.taken_fatigue[x] + sum(f * lead(board, x, i) for i, f in enumerate(board.fatigue)
-                                            if f is not None)
-
-
 def E(board, s: int) -> int:
-    """The greedy's evaluation of the board for seat s (lower is better for s)."""
-    d = [D(board, x) for x in range(board.P)]
+    """The greedy's evaluation of the board for seat s (lower is better for s): contract 13's
+    (P - 1) D(s) - sum of the others' D, where D(x) = 2 x fatigue taken + the sum over strikes
+    of fatigue x lead (2 if x alone has the most tokens, at least 1; 1 if tied for the most).
+
+    One pass over the strikes (each strike's top count found once, not once per seat): the
+    greedy asks this for every option of every decision, the reference engine's hot spot."""
+    d = [2 * f for f in board.taken_fatigue]
+    for t, f in zip(board.tokens, board.fatigue):
+        if f is None:
+            continue
+        top = max(t)
+        if top < 1:
+            continue
+        leaders = [x for x, n in enumerate(t) if n == top]
+        worth = f * (2 if len(leaders) == 1 else 1)
+        for x in leaders:
+            d[x] += worth
     return (board.P - 1) * d[s] - (sum(d) - d[s])
 
 

@@ -95,3 +95,17 @@ def test_shipped_configs_are_valid(path):
         pytest.skip(f"ruleset {cfg.ruleset} is not in this build yet")
     points = expand(cfg)
     assert points and all(p.spec.seed >= 0 for p in points)
+
+
+def test_an_edits_axis_without_labels_or_with_a_non_list_value_is_refused(tmp_path):
+    from experiments.config import load_config
+    from simcore.errors import UserError
+    import pytest as _pytest
+    base = 'ruleset = "evolversi"\ngames = 10\n[[grid]]\n'
+    for body, key in (('edits = [[]]\n', "grid[0].labels"),
+                      ('edits = [{ table = "cards" }]\nlabels = ["a"]\n', "grid[0].edits[0]")):
+        path = tmp_path / "c.toml"
+        path.write_text(base + body)
+        with _pytest.raises(UserError) as e:
+            load_config(path)
+        assert e.value.key == key, e.value

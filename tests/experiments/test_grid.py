@@ -76,3 +76,43 @@ entities = ["Vampirismo", "Sonar"]
     vamp = next(r for r in abl[0].ruleset.tables["cards"] if r["name"] == "Vampirismo")
     assert vamp["copies"] == 0
     assert set(base[0].tracked) == {"Vampirismo", "Sonar"} and base[0].track
+
+
+def test_an_edits_axis_applies_each_values_edits_together(write_config):
+    path = write_config(BASE + """
+players = 4
+[[grid]]
+name = "mix"
+edits = [
+  [],
+  [ { table = "cards", where = { name = "Ali" }, set = { strength = 2 } },
+    { table = "cards", where = { name = "Artigli" }, set = { strength = 1 } } ],
+]
+labels = ["printed", "strong wings, weak claws"]
+""")
+    points = expand(load_config(path))
+    assert [p.labels["mix"] for p in points] == ["printed", "strong wings, weak claws"]
+    rows = {r["name"]: r for r in points[1].ruleset.tables["cards"]}
+    base = {r["name"]: r for r in points[0].ruleset.tables["cards"]}
+    assert (rows["Ali"]["strength"], rows["Artigli"]["strength"]) == (2, 1)
+    assert (base["Ali"]["strength"], base["Artigli"]["strength"]) == (4, 4)
+    assert [r for r in rows.values() if r["name"] not in ("Ali", "Artigli")] == \
+        [r for r in base.values() if r["name"] not in ("Ali", "Artigli")]
+
+
+def test_the_shipped_capybara_mix_configs_keep_every_colour_at_its_count_and_the_deck_at_40():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "experiments" / "configs"
+    for name in ("capybara_card_mix", "capybara_symbol_counts", "capybara_symbols"):
+        points = expand(load_config(root / f"{name}.toml"))   # the game's own checks run on every point
+        assert len({p.ruleset.hash for p in points}) == len(points), name
+        for p in points:
+            assert sum(r["copies"] for r in p.ruleset.tables["strikes"]) == p.ruleset["strike_cards"]
+
+
+def test_trajectories_in_a_config_reach_every_points_spec_and_only_then_the_digest(write_config):
+    plain = load_config(write_config(BASE + "players = 4\n"))
+    on = load_config(write_config(BASE + "players = 4\ntrajectories = true\n"))
+    assert [p.spec.trajectories for p in expand(on)] == [True]
+    assert [p.spec.trajectories for p in expand(plain)] == [False]
+    assert "trajectories" not in plain.resolved() and on.digest() != plain.digest()

@@ -30,6 +30,7 @@ class CapybaraGame:
     faction_label = "seat"
     score_label = "fatigue"
     entity_kind = "card"
+    standing_label = None              # trajectories: not recorded by these engines yet (issue 14)
     end_reasons = END_REASONS
 
     def factions(self, rs) -> list[str]:

@@ -19,6 +19,7 @@ class EvolutionGame:
     faction_label = "seat"             # no factions: the seat (turn order at setup) is the asymmetry
     score_label = "score"
     entity_kind = "trait"
+    standing_label = None              # trajectories: not recorded by these engines yet (issue 14)
     end_reasons = ("deck_empty", "reshuffle", "stalled", "deck_short")
     _END = {A.END_DECK_EMPTY: 0, A.END_RESHUFFLE: 1, A.END_MAX_ROUNDS: 2, A.END_DECK_SHORT: 3}
 

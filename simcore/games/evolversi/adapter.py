@@ -19,6 +19,7 @@ class EvolversiGame:
     faction_label = "animal"           # what a seat plays as
     score_label = "track position"     # the per-seat score column
     entity_kind = "card"               # what the per-seat tallies count
+    standing_label = "track position"  # the trajectories' per-seat standing after each round
     # Knockouts (issue 9, contract 5.5): a row with active = 0 stays in the game, its effect off
     knockout_targets = {"card": ("cards", "name"), "animal": ("animals", "name"),
                         "event": ("events", "name"), "pressure": ("pressure", "name")}
@@ -56,20 +57,22 @@ class EvolversiGame:
                 out.append(a)
         return out
 
-    def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
+    def play_batch(self, rs, players, bots, seed, games, factions=None, trajectories=False) -> dict:
         """Play games on the batch engine; return the common outcome arrays."""
         from .rules import play_batch
-        out = play_batch(rs, players, [b.batch_policy(rs) for b in bots], seed, np.asarray(games, dtype=np.int64), animals=factions)
-        return {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
-                "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
-                "extra": {"fourth_round": out["fourth_round"]}}
+        out = play_batch(rs, players, [b.batch_policy(rs) for b in bots], seed, np.asarray(games, dtype=np.int64),
+                         animals=factions, trajectories=trajectories)
+        return _common(out)
 
-    def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None, trajectories=False) -> dict:
         from .reference import play_one
-        out = play_one(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game, animals=factions, log=log)
-        return {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
-                "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
-                "extra": {"fourth_round": out["fourth_round"]}}
+        out = play_one(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                       animals=factions, log=log, trajectories=trajectories)
+        if trajectories:                 # the batch form: (max_rounds, P), rounds after the end 0
+            standing = np.zeros((rs["max_rounds"], players), np.int16)
+            standing[:len(out["standing"])] = out["standing"]
+            out["standing"] = standing
+        return _common(out)
 
     def warmup(self, rs, bots) -> None:
         """The numpy batch engine compiles nothing."""
@@ -97,6 +100,16 @@ class EvolversiGame:
         from .reference import run_state
         return run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
                          until, log=log)
+
+
+def _common(out: dict) -> dict:
+    """The engines' outcome as the protocol's Outcome."""
+    common = {"score": out["position"], "winner": out["winner"], "rounds": out["rounds"],
+              "end_reason": out["end_reason"], "faction": out["animal"], "acquired": out["bought"],
+              "extra": {"fourth_round": out["fourth_round"]}}
+    if "standing" in out:
+        common["standing"] = out["standing"]
+    return common
 
 
 GAME = EvolversiGame()

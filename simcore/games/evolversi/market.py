@@ -124,10 +124,26 @@ def new_market(run, g):
             st.n_common[g] = n_common + rank[:, -1] + 1
         fill_rows(st.market, g, -1)
     refill_market(run, g)
+    g = leader_bonus(run, g)
     if run.rnd == run.rs["max_rounds"]:
         st.alive[g] = False
         st.end_reason[g] = END_STALLED
         st.rounds[g] = run.rnd
+
+
+def leader_bonus(run, g):
+    """The planted runaway-leader rule (leader_bonus, 0 = off): the sole leader on the track
+    moves leader_bonus spaces; reaching the last space ends the game. Returns the live games."""
+    bonus = run.rs["leader_bonus"]
+    if bonus == 0 or len(g) == 0:
+        return g
+    pos = run.st.pos.take(g, axis=0)                             # (G, P)
+    top = pos.max(axis=1)
+    sole = (pos == top[:, None]).sum(axis=1) == 1
+    if not sole.any():
+        return g
+    effects.move_pawn(run, g[sole], pos[sole].argmax(axis=1), bonus)
+    return run.end_check(g)
 
 
 def refill_market(run, g):

@@ -498,6 +498,7 @@ class Game(Effects, StateInOut):
         for slot in range(self.active_slots):
             self.market[slot] = self.draw_evolution()
         self.say(f"played cards go to their owners' discards; the market is refilled: {self.market_text()}")
+        self.leader_bonus()
         if self.round >= self.p["max_rounds"]:
             self.ended, self.end_reason, self.winners = True, "stalled", []
             self.say(f"round cap {self.p['max_rounds']} reached: the game ends with no winner")
@@ -505,6 +506,18 @@ class Game(Effects, StateInOut):
         self.round += 1
         # A new round has no turn order until its phase 2: the state shows seat order.
         self.phase, self.turn, self.order = "play", 0, list(range(self.players))
+
+    def leader_bonus(self) -> None:
+        """Planted runaway-leader rule (parameter leader_bonus, 0 = off; not in the rulebook):
+        the sole leader on the track moves leader_bonus spaces, no Pressure step."""
+        bonus = self.p["leader_bonus"]
+        positions = [seat.position for seat in self.seats]
+        if bonus <= 0 or positions.count(max(positions)) != 1:
+            return
+        leader = positions.index(max(positions))
+        self.say(f"runaway-leader rule: the sole leader moves {bonus} space(s)", leader)
+        self.move_pawn(leader, bonus)
+        self.end_check()
 
     def draw_evolution(self):
         """Top card of the Evolution deck; an empty deck is rebuilt from the common discards."""
@@ -537,18 +550,28 @@ def _check_bots(bots, players: int) -> list:
     return bots
 
 
-def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None) -> dict:
+def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None, log=None,
+             trajectories: bool = False) -> dict:
     """Play game `game` of run `seed` from set-up to the end; return its outcome.
 
     `bots`: one reference policy per seat (decisions.py). `animals`: None (all random) or one
     animal name (or None for random) per seat. `log`: a list that receives readable lines.
     Outcome fields (contract section 8): position, winner, rounds, end_reason (0 track,
     1 stalled), animal, fury, tokens, bought (P lists, one count per cards.csv row),
-    fourth_round.
+    fourth_round; with `trajectories`, also standing: one list of track positions per round
+    played (after that round, or where the game ended in it).
     """
     g = Game.new(ruleset, players, bots, seed, game, animals, log)
-    g.play("end")
-    return g.outcome()
+    if not trajectories:
+        g.play("end")
+        return g.outcome()
+    standing = []
+    while not g.ended:
+        g.play("round")
+        standing.append([seat.position for seat in g.seats])
+    out = g.outcome()
+    out["standing"] = standing
+    return out
 
 
 def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, log=None):

@@ -48,12 +48,15 @@ def _record(st: State, rows: np.ndarray, out: dict, offset: int) -> None:
         put_rows(out[name], dst, field.take(rows, axis=0))
 
 
-def play_batch(ruleset: Ruleset, players: int, bots, seed: int, games, animals=None) -> dict:
+def play_batch(ruleset: Ruleset, players: int, bots, seed: int, games, animals=None,
+               trajectories: bool = False) -> dict:
     """Play the games `games` (int64 game indices) to the end; section 8 outcome arrays.
 
     `bots`: one batch policy per seat (decisions.py; strategies/evolversi/ builds them);
     `animals`: None, or one animal name
     (or None for a random one) per seat. Game k is the same whatever batch it runs in.
+    `trajectories`: also return "standing" (B, max_rounds, P) int16, each seat's track
+    position after each round (rounds after a game's end left 0).
     """
     bots = list(bots)
     setup.check_players(ruleset, players, bots)
@@ -61,6 +64,8 @@ def play_batch(ruleset: Ruleset, players: int, bots, seed: int, games, animals=N
     fixed = setup.fixed_animals(ruleset, tb, animals)
     games = np.asarray(games, dtype=np.int64).reshape(-1)
     out = _outcome_arrays(len(games), players, tb.n_rows)
+    if trajectories:
+        out["standing"] = np.zeros((len(games), ruleset["max_rounds"], players), np.int16)
     for start in range(0, len(games), BATCH_SIZE):
         _play_chunk(ruleset, tb, bots, seed, games[start:start + BATCH_SIZE], fixed, out, start)
     return out
@@ -70,8 +75,13 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
     st = empty_state(rs, tb, games)
     run = Run(rs, tb, st, bots, seed)
     setup.setup(run, fixed)
+    standing = out.get("standing")
     while run.st.alive.any():
+        played = np.flatnonzero(run.st.alive) if standing is not None else None
+        r = run.rnd
         play_round(run)
+        if standing is not None:        # the track after round r, for the games that played it
+            standing[run.st.out.take(played) + offset, r - 1] = run.st.pos.take(played, axis=0)
         alive = run.st.alive
         if alive.mean() < COMPACT_BELOW:
             _record(run.st, np.flatnonzero(~alive), out, offset)

@@ -1,0 +1,72 @@
+"""The report's "How the game unfolds" section, from the per-game trajectories.
+
+A run recorded with trajectories (`balancelab run --trajectories`, or `trajectories = true`
+in a config) has `s{seat}_standing` columns: each seat's standing after every round (the
+game's own progress measure, named by the manifest's `standing_label`). Per base point this
+builds the metric table of reports.flow (with 95% intervals), and for the reference point the
+P(win | sole leader after round r) curve, the lead-change histogram and a few real games.
+"""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from . import flow, flow_plots
+
+SAMPLE_GAMES = 4          # real games drawn as one line per seat
+METRIC_TEXT = {
+    "lead_changes": "lead changes per game (mean)",
+    "decisiveness": "decisiveness: share of the game played when the winner took the lead for good (mean)",
+    "drama": "drama: how far behind the winner was at its worst, in standing (mean)",
+    "comeback": "comebacks: the winner was last at the halfway round (share of games)",
+    "late_swap": "uncertainty: the last round changed the leader (share of games)",
+}
+
+
+def has_trajectories(games: pl.DataFrame) -> bool:
+    return "s0_standing" in games.columns
+
+
+def arrays(games: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(standing (G, R, P), rounds (G,), winner (G, P)) of rows of one player count."""
+    seats = [s for s in range(16) if f"s{s}_standing" in games.columns and games[f"s{s}_standing"].null_count() == 0]
+    standing = np.stack([games[f"s{s}_standing"].to_numpy() for s in seats], axis=2).astype(float)
+    winner = np.stack([games[f"s{s}_win"].to_numpy() for s in seats], axis=1).astype(bool)
+    return standing, games["rounds"].to_numpy().astype(np.int64), winner
+
+
+def build(games: pl.DataFrame, base_ids: list[int], reference: int, labels: dict, standing_label: str) -> dict | None:
+    """Tables and figures of the section, or None for a run without trajectories."""
+    if not has_trajectories(games):
+        return None
+    rows = []
+    ref = None
+    for point in base_ids:
+        g = games.filter(pl.col("point") == point)
+        if g.height == 0:
+            continue
+        st, rounds, winner = arrays(g)
+        summ = flow.summary(st, rounds, winner)
+        row = {"point": point, "label": labels[point], "games": g.height}
+        for r in summ.iter_rows(named=True):
+            row[r["metric"]] = (r["value"], r["lo"], r["hi"], r["kind"])
+        rows.append(row)
+        if point == reference:
+            ref = (g, st, rounds, winner)
+    if ref is None:
+        return {"rows": rows, "figures": [], "label": standing_label, "metric_text": METRIC_TEXT}
+    g, st, rounds, winner = ref
+    curve = flow.runaway_curve(st, rounds, winner)
+    changes = flow.per_game(st, rounds, winner)["lead_changes"].to_numpy()
+    sample = [(int(g["game"][k]), st[k, :rounds[k]], winner[k]) for k in range(min(SAMPLE_GAMES, g.height))]
+    figures = [
+        {"title": f"Runaway leader: {labels[reference]}", "src": flow_plots.runaway_chart(curve),
+         "alt": "probability that the sole leader after round r wins, with 95% bands, against the fair share"},
+        {"title": f"Lead changes per game: {labels[reference]}", "src": flow_plots.lead_change_chart(changes),
+         "alt": "histogram of the number of lead changes per game"},
+        {"title": f"Real games ({standing_label} after each round): {labels[reference]}",
+         "src": flow_plots.trajectory_chart(sample, standing_label),
+         "alt": "one line per seat for a few games, the winner drawn thick"},
+    ]
+    return {"rows": rows, "figures": figures, "label": standing_label, "metric_text": METRIC_TEXT,
+            "curve": curve.to_dicts()}
