@@ -1,6 +1,5 @@
 """The rulebook's worked examples, replayed on the reference engine from small states."""
-from simcore import rng
-from simcore.games.evolversi.components import components
+from simcore.games.evolversi.components import components, shuffle_by_ident
 from evolversi_kit import ref_run_state as run_state
 from simcore.games.evolversi.schema import GAME_DATA
 
@@ -79,11 +78,12 @@ def test_tardigrade_power_example_reshuffle_draws_the_missing_card_then_gains_3_
     assert tardigrade["shuffles"] == 1 and tardigrade["discard"] == []
     hand = tardigrade["above"] + tardigrade["below"]      # PLACE option 0: first card above
     assert hand[:2] == ["Corazza", "Sopravvivenza"]
-    # The missing card is the top of the new deck: the discards shuffled at (KIND 6, seat 0, n 1).
+    # The missing card is the top of the new deck: the discards shuffled at (KIND 6, seat 0, n 1),
+    # each keyed by its identity (components.ident: animal, name, copy).
     comps = components(RS, 2)
     names = {u: RS.tables["cards"][comps.card_row[u]]["name"] for u in comps.starting[3]}
     discard_uids = [u for u in comps.starting[3] if names[u] in ("Istinto", "Criptobiosi", "Zampette")]
-    new_deck = rng.shuffle_order(5, 3, rng.CHANCE, discard_uids, 6, 0, 1)
+    new_deck = shuffle_by_ident(5, 3, discard_uids, comps.card_ident, 6, 0, 1)
     assert hand[2] == names[new_deck[0]]
     assert tardigrade["deck"] == [names[u] for u in new_deck[1:]]
 

@@ -20,6 +20,9 @@ class EvolversiGame:
     score_label = "track position"     # the per-seat score column
     entity_kind = "card"               # what the per-seat tallies count
     standing_label = "track position"  # the trajectories' per-seat standing after each round
+    # Knockouts (issue 9, contract 5.5): a row with active = 0 stays in the game, its effect off
+    knockout_targets = {"card": ("cards", "name"), "animal": ("animals", "name"),
+                        "event": ("events", "name"), "pressure": ("pressure", "name")}
     end_reasons = ("track", "stalled")
 
     def factions(self, rs: Ruleset) -> list[str]:

@@ -32,6 +32,8 @@ _VERB_LOSE_POINTS = _verb_mask("lose_points")
 _TOKEN_VERBS = _verb_mask("gain_tokens", "lose_tokens", "steal_tokens")
 _FURY_VERBS = _verb_mask("gain_fury", "copy_fury", "lose_fury")
 _POINT_VERBS = _verb_mask("gain_points", "lose_points")
+# actor-only verbs without an amount (a knocked-out entity's is skipped; see actor_only_verbs)
+_VERB_NO_AMOUNT = _verb_mask("reveal_pressure", "draw_event", "take_totem")
 _WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
 
 
@@ -92,19 +94,34 @@ def condition_holds(run, g, a, cond) -> np.ndarray:
     return holds
 
 
-def resolve(run, g, a, verb, amount, target, cond, F, event=False):
-    """Resolve an effect for actor a: condition, targets, decisions, verb (5.1, 5.3)."""
+def resolve(run, g, a, verb, amount, target, cond, F, event=False, on=None):
+    """Resolve an effect for actor a: condition, targets, decisions, verb (5.1, 5.3).
+    `on`: None, or (G,) bool the effect's entity is active (see resolve_effect)."""
     ok = condition_holds(run, g, a, cond)
     if not ok.all():
         g, a, verb, amount, target, F = g[ok], a[ok], verb[ok], amount[ok], target[ok], F[ok]
-    resolve_effect(run, g, a, verb, amount, target, F, event)
+        on = None if on is None else on[ok]
+    resolve_effect(run, g, a, verb, amount, target, F, event, on)
 
 
-def resolve_effect(run, g, a, verb, amount, target, F, event=False) -> np.ndarray:
+def knocked_out(amount, F, on):
+    """A knocked-out entity's effect (issue 9, section 5.5): every decision it asks is still
+    asked, as if it worked, and its verb changes nothing. Amount 0 (and copied Fury 0) makes
+    each point, token, Fury and discount verb a no-op; actor_only_verbs skips the others."""
+    return amount * on, F * on
+
+
+def resolve_effect(run, g, a, verb, amount, target, F, event=False, on=None) -> np.ndarray:
     """The effect's targets and verb, the condition already checked. Returns (G,) the first
-    target of each game (-1: none), for a card's `more` (take_more)."""
+    target of each game (-1: none), for a card's `more` (take_more). `on`: None (every
+    entity active) or (G,) bool, False where the effect's entity is knocked out."""
     if len(g) == 0:
         return np.zeros(0, np.int64)
+    if on is not None:
+        if on.all():
+            on = None
+        else:
+            amount, F = knocked_out(amount, F, on)
     per_target = _PER_TARGET_VERB[verb]
     first = rest = None
     if not event:
@@ -121,6 +138,7 @@ def resolve_effect(run, g, a, verb, amount, target, F, event=False) -> np.ndarra
             rest = np.flatnonzero(~on_self)
             g, a, verb, amount, target, F, per_target = (
                 g[rest], a[rest], verb[rest], amount[rest], target[rest], F[rest], per_target[rest])
+            on = None if on is None else on[rest]
     T = targets(run, g, a, verb, target)
     if event:
         T = pressure.ignore_event(run, g, verb, T)
@@ -149,7 +167,7 @@ def resolve_effect(run, g, a, verb, amount, target, F, event=False) -> np.ndarra
             apply(run, g[r], a[r], verb[r], amount[r], F[r], T[r, c])
     if not per_target.all():
         i = np.flatnonzero(~per_target)
-        actor_only_verbs(run, g[i], a[i], verb[i], amount[i])
+        actor_only_verbs(run, g[i], a[i], verb[i], amount[i], None if on is None else on[i])
     if first is None:
         return T[:, 0]
     first[rest] = T[:, 0]
@@ -158,9 +176,12 @@ def resolve_effect(run, g, a, verb, amount, target, F, event=False) -> np.ndarra
 
 def take_more(run, g, a, card, t):
     """'You may also ... N more' (a card's `more`, e.g. Rapina): the actor's MORE decision,
-    then the effect again with amount N on the same target t (section 5.2)."""
+    then the effect again with amount N on the same target t (section 5.2); a knocked-out
+    card asks it too and then changes nothing."""
     tb = run.tb
     yes = run.decide("MORE", g, a, n=2, info={"card": card, "target": t}) == 1
+    if tb.knockouts:
+        yes &= tb.active[card]
     if yes.any():
         g, a, card, t = g[yes], a[yes], card[yes], t[yes]
         apply(run, g, a, tb.verb[card], tb.more[card], np.zeros(len(g), np.int16), t)
@@ -239,8 +260,13 @@ def tokens_in_turn(run, g, a, verb, n, T):
     st.supply[g] = supply
 
 
-def actor_only_verbs(run, g, a, verb, amount):
+def actor_only_verbs(run, g, a, verb, amount, on=None):
+    """The verbs that act on the actor alone. `on`: None or (G,) bool; where False (a
+    knocked-out entity) swap_market still asks which cards and swaps none, the other
+    verbs do nothing (their amounts are already 0)."""
     st = run.st
+    if on is not None and not on.all():
+        verb = np.where(~on & _VERB_NO_AMOUNT[verb], VERB["none"], verb)
     counts = np.bincount(verb, minlength=len(VERB))
     for name in ("swap_market", "discount", "reveal_pressure", "draw_event", "take_totem"):
         if counts[VERB[name]] == 0:
@@ -251,7 +277,7 @@ def actor_only_verbs(run, g, a, verb, amount):
             sel = verb == VERB[name]
             gs, as_ = g[sel], a[sel]
         if name == "swap_market":
-            market.swap_market(run, gs, as_)
+            market.swap_market(run, gs, as_, None if on is None else on[sel])
         elif name == "discount":
             st.discount[gs] += amount[sel]
         elif name == "reveal_pressure":
@@ -342,7 +368,8 @@ def reactions(run, g, x, trigger, F):
             gc, sc, cc, Fc = gc[fire], sc[fire], cc[fire], Fc[fire]
             if len(gc) == 0:
                 continue
-            resolve(run, gc, sc, tb.verb[cc], tb.amount[cc], tb.target[cc], tb.cond[cc], Fc)
+            resolve(run, gc, sc, tb.verb[cc], tb.amount[cc], tb.target[cc], tb.cond[cc], Fc,
+                    on=tb.active[cc] if tb.knockouts else None)
             bf[(gc * run.P + sc) * H + q] = -1
             piles.to_own_discard(run, gc, sc, cc)
             run.end_check(gc)

@@ -18,7 +18,9 @@ def market_pairs(run, g):
 NO_PURCHASE, FIRST_SLOT = 0, 1
 
 
-def swap_market(run, g, a):
+def swap_market(run, g, a, on=None):
+    """SWAP_MARKET, then the two cards change slots; `on` (G,) bool or None: where False (a
+    knocked-out card) the decision is asked and nothing moves."""
     st = run.st
     valid, market = market_pairs(run, g)
     can = any_cols(valid) if valid.shape[1] else np.zeros(len(g), bool)
@@ -27,6 +29,9 @@ def swap_market(run, g, a):
     g, a, valid, market = g[can], a[can], valid[can], market[can]
     col = run.decide("SWAP_MARKET", g, a, valid=valid, info={"market": market},
                       shared={"pairs": run.pairs})
+    if on is not None:
+        on = on[can]
+        g, col = g[on], col[on]
     mf = st.market.reshape(-1)
     i, j = g * run.M + run.pairs[col, 0], g * run.M + run.pairs[col, 1]
     ci, cj = mf.take(i), mf.take(j)

@@ -88,7 +88,7 @@ def power(run, g, s):
     animal = st.animal.reshape(-1).take(g * run.P + s)
     a = np.full(len(g), s, np.int64)
     effects.resolve_effect(run, g, a, tb.power_verb[animal], tb.power_amount[animal], tb.power_target[animal],
-                      np.zeros(len(g), np.int16))
+                           np.zeros(len(g), np.int16), on=tb.power_active[animal] if tb.knockouts else None)
     run.end_check(g)
 
 
@@ -242,7 +242,7 @@ def own_effects(run, g, a, cards):
         if not ok.all():
             gj, aj, card = gj[ok], aj[ok], card[ok]
         t = effects.resolve_effect(run, gj, aj, tb.verb[card], tb.amount[card], tb.target[card],
-                                   np.zeros(len(gj), np.int16))
+                                   np.zeros(len(gj), np.int16), on=tb.active[card] if tb.knockouts else None)
         more = np.flatnonzero(tb.more[card] > 0)
         if len(more):
             effects.take_more(run, gj[more], aj[more], card[more], t[more])

@@ -11,22 +11,23 @@ from .components import KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
 _MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def shuffled(run, g, pile, n, kind, *extra) -> np.ndarray:
-    """The first n uids of each row of `pile` (G, W) shuffled at address (kind, *extra):
-    a stack with the top (smallest key) last, -1 beyond n."""
+def shuffled(run, g, pile, n, idents, kind, *extra) -> np.ndarray:
+    """The first n uids of each row of `pile` (G, W) shuffled at address (kind, *extra),
+    each keyed by its identity `idents[uid]` (idents has an entry for -1 at its end): a
+    stack with the top (smallest key) last, -1 beyond n."""
     w = int(n.max()) if len(n) else 0
     cards = pile[:, :w]
     inside = np.arange(w) < n[:, None]
     keys = rng.key(run.seed, run.st.games.take(g)[:, None], rng.CHANCE, kind,
                    *[np.asarray(x)[:, None] if np.ndim(x) else x for x in extra],
-                   np.maximum(cards, 0))
+                   idents.take(cards))
     keys = np.where(inside, ~keys, _MAX64)
     order = stable_argsort_rows(keys, n)
     order += (np.arange(len(cards)) * w)[:, None]
     return np.ascontiguousarray(cards).reshape(-1).take(order)
 
 
-def reshuffle(run, g, row, pile, n_pile, stack, n_stack, shuffles, kind, *extra):
+def reshuffle(run, g, row, pile, n_pile, stack, n_stack, shuffles, idents, kind, *extra):
     """Shuffle the pile rows `row` (flat row indices) into their (empty) stacks."""
     nf = n_pile.reshape(-1)
     n = nf.take(row)
@@ -34,7 +35,7 @@ def reshuffle(run, g, row, pile, n_pile, stack, n_stack, shuffles, kind, *extra)
     shuffle_no = sf.take(row) + 1
     w = np.arange(int(n.max()) if len(n) else 0)
     idx = (row * pile.shape[-1])[:, None] + w
-    new = shuffled(run, g, pile.reshape(-1).take(idx), n, kind, *extra, shuffle_no)
+    new = shuffled(run, g, pile.reshape(-1).take(idx), n, idents, kind, *extra, shuffle_no)
     stack.reshape(-1)[(row * stack.shape[-1])[:, None] + w] = new
     n_stack.reshape(-1)[row] = n
     sf[row] = shuffle_no
@@ -46,19 +47,19 @@ def reshuffle_own_deck(run, g, s):
     """Section 4 phase 1: the seat's discard pile becomes its new deck (KIND 6)."""
     st = run.st
     reshuffle(run, g, g * run.P + s, st.discard, st.n_discard, st.deck, st.n_deck,
-                    st.deck_shuffles, KIND_OWN_DECK, s)
+                    st.deck_shuffles, run.tb.ident, KIND_OWN_DECK, s)
 
 
 def reshuffle_evolution(run, g):
     st = run.st
     reshuffle(run, g, g, st.common, st.n_common, st.evo_deck, st.n_evo, st.evo_shuffles,
-                    KIND_EVOLUTION)
+                    run.tb.ident, KIND_EVOLUTION)
 
 
 def reshuffle_events(run, g):
     st = run.st
     reshuffle(run, g, g, st.event_discard, st.n_event_discard, st.event_deck, st.n_event,
-                    st.event_shuffles, KIND_EVENTS)
+                    st.event_shuffles, run.tb.ev_ident, KIND_EVENTS)
 
 
 def to_own_discard(run, g, s, cards):

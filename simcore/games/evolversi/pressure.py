@@ -39,7 +39,7 @@ def draw_event(run, g, a):
     ef[g * V + k] = -1
     st.n_event[g] = k
     effects.resolve(run, g, a, tb.ev_verb[ev], tb.ev_amount[ev], tb.ev_target[ev], tb.ev_cond[ev],
-                 np.zeros(len(g), np.int16), event=True)
+                    np.zeros(len(g), np.int16), event=True, on=tb.ev_active[ev] if tb.knockouts else None)
     k = st.n_event_discard.take(g)
     st.event_discard.reshape(-1)[g * V + k] = ev
     st.n_event_discard[g] = k + 1
@@ -66,14 +66,16 @@ def reveal_pressure(run, g, a):
 
 
 def activate_pressure(run, g, a, slot):
-    """Section 5.3: reveal the token (it stays face up) and do what it says."""
+    """Section 5.3: reveal the token (it stays face up) and do what it says. A knocked-out
+    token (section 5.5) is revealed, asks its decision and changes nothing."""
     st, tb = run.st, run.tb
     gs = g * st.p_token.shape[1] + slot
     st.p_revealed.reshape(-1)[gs] = True
     st.reveals[g] += 1
     token = st.p_token.reshape(-1).take(gs)
     kind = tb.pressure_kind[token]
-    meteor = kind == PKIND["meteor"]
+    on = tb.pressure_active[token] if tb.knockouts else np.ones(len(g), bool)
+    meteor = (kind == PKIND["meteor"]) & on
     if meteor.any():
         draw_event(run, g[meteor], a[meteor])
     tof = np.flatnonzero(kind == PKIND["totem_or_fury"])
@@ -81,16 +83,20 @@ def activate_pressure(run, g, a, slot):
         gt, at = g[tof], a[tof]
         holds = st.totem.take(gt) == at
         fury = run.decide("TOTEM_OR_FURY", gt, at, n=2, info={"holds_totem": holds}) == 1
-        st.totem[gt[~fury]] = at[~fury]
+        works = on[tof]
+        totem = ~fury & works
+        st.totem[gt[totem]] = at[totem]
+        fury &= works
         if fury.any():
             effects.gain_fury(run, gt[fury], at[fury], tb.pressure_fury[token[tof][fury]])
     swap = kind == PKIND["swap_above"]
     if swap.any():
-        swap_above(run, g[swap], a[swap])
+        swap_above(run, g[swap], a[swap], on[swap])
 
 
-def swap_above(run, g, a):
-    """SWAP_ABOVE: (own above index, other seat, its above index), lexicographic."""
+def swap_above(run, g, a, on):
+    """SWAP_ABOVE: (own above index, other seat, its above index), lexicographic; where
+    `on` is False (a knocked-out token) the decision is asked and nothing moves."""
     st, H, P = run.st, run.H, run.P
     G = len(g)
     others = effects.others(run, a)
@@ -103,10 +109,12 @@ def swap_above(run, g, a):
     can = valid.any(axis=1)
     if not can.any():
         return
-    g, a, others, valid = g[can], a[can], others[can], valid[can]
+    g, a, others, valid, on = g[can], a[can], others[can], valid[can], on[can]
     own_c = own_b[can].reshape(len(g), -1)
     their_c = their_b[can].reshape(len(g), -1)
     col = run.decide("SWAP_ABOVE", g, a, valid=valid, info={"own": own_c, "theirs": their_c})
+    if not on.all():
+        g, a, others, col = g[on], a[on], others[on], col[on]
     q, k, r = col // ((P - 1) * H), (col // H) % (P - 1), col % H
     o = others[np.arange(len(g)), k]
     af = st.above.reshape(-1)

@@ -27,7 +27,7 @@ from ...ruleset import Ruleset
 from . import state_io
 from .components import (KIND_ANIMALS as ANIMALS_KIND, KIND_EVENTS as EVENTS_KIND, KIND_EVOLUTION as EVOLUTION_KIND,
                          KIND_OWN_DECK as OWN_DECK_KIND, KIND_PRESSURE as PRESSURE_KIND, KIND_TOTEM as TOTEM_KIND,
-                         components)
+                         components, shuffle_by_ident)
 from .reference_effects import Effects, GameOver, describe, describe_card
 from .reference_state import Seat, StateInOut
 
@@ -106,15 +106,14 @@ class Game(Effects, StateInOut):
         """Contract section 3: Pressure tokens, decks, market, animals, Totem."""
         p = self.p
         self.phase, self.round, self.turn = "setup", 0, 0
-        tokens = rng.shuffle_order(self.seed, self.game, rng.CHANCE, range(len(self.comps.pressure_kind)),
-                                   PRESSURE_KIND)
+        tokens = self.shuffle(range(len(self.comps.pressure_kind)), self.comps.pressure_ident, PRESSURE_KIND)
         # zip stops at the shorter list: spare spaces stay empty, spare tokens stay in the box.
         self.pressure = [{"space": space, "token": uid, "revealed": False}
                          for space, uid in zip(p["pressure_spaces"], tokens)]
         self.shuffles = {"evolution": 0, "events": 0}
-        self.event_deck = self.shuffle(range(len(self.comps.event_row)), EVENTS_KIND, 0)
+        self.event_deck = self.shuffle(range(len(self.comps.event_row)), self.comps.event_ident, EVENTS_KIND, 0)
         self.event_discard = []
-        self.evolution_deck = self.shuffle(self.comps.evolution, EVOLUTION_KIND, 0)
+        self.evolution_deck = self.shuffle(self.comps.evolution, self.comps.card_ident, EVOLUTION_KIND, 0)
         self.evolution_discard = []
         self.market = [None] * p["market_spaces"]
         for slot in range(self.active_slots):
@@ -123,7 +122,7 @@ class Game(Effects, StateInOut):
         self.seats = []
         for s, animal in enumerate(self.assign_animals(animals)):
             seat = Seat(animal=animal, position=p["start_position"], bought=[0] * len(self.cards))
-            seat.deck = self.shuffle(self.comps.starting[animal], OWN_DECK_KIND, s, 0)
+            seat.deck = self.shuffle(self.comps.starting[animal], self.comps.card_ident, OWN_DECK_KIND, s, 0)
             seat.tokens = min(p["starting_tokens"], self.supply)
             self.supply -= seat.tokens
             self.seats.append(seat)
@@ -158,7 +157,7 @@ class Game(Effects, StateInOut):
                 raise UserError(f"{names[index]} is fixed for two seats; each animal plays at most once",
                                 key="animals")
             fixed.append(index)
-        order = rng.shuffle_order(self.seed, self.game, rng.CHANCE, eligible, ANIMALS_KIND)
+        order = self.shuffle(eligible, self.comps.animal_ident, ANIMALS_KIND)
         free = iter(i for i in order if i not in fixed)
         return [a if a is not None else next(free) for a in fixed]
 
@@ -207,8 +206,9 @@ class Game(Effects, StateInOut):
         flipped_before = self.fourth_card and self.fourth_round < self.round
         return self.p["hand_size_fourth"] if flipped_before else self.p["hand_size"]
 
-    def shuffle(self, uids, kind: int, *extra) -> list[int]:
-        return rng.shuffle_order(self.seed, self.game, rng.CHANCE, list(uids), kind, *extra)
+    def shuffle(self, uids, idents, kind: int, *extra) -> list[int]:
+        """`uids` in the order of a shuffle at (kind, *extra), keyed by their identities."""
+        return shuffle_by_ident(self.seed, self.game, uids, idents, kind, *extra)
 
     # ------------------------------------------------------------------ the log
     def say(self, text: str, seat: int | None = None) -> None:
@@ -321,7 +321,7 @@ class Game(Effects, StateInOut):
     def reshuffle_own_deck(self, s: int) -> None:
         seat = self.seats[s]
         seat.shuffles += 1
-        seat.deck = self.shuffle(seat.discard, OWN_DECK_KIND, s, seat.shuffles)
+        seat.deck = self.shuffle(seat.discard, self.comps.card_ident, OWN_DECK_KIND, s, seat.shuffles)
         seat.discard = []
         self.say(f"shuffles its {len(seat.deck)} discards into a new deck (shuffle {seat.shuffles})", s)
 
@@ -329,7 +329,7 @@ class Game(Effects, StateInOut):
         """The animal's Power: it always fires after a reshuffle (contract section 9)."""
         animal = self.animals[self.seats[s].animal]
         self.say("Power: " + describe(animal["power"], animal["amount"], animal["target"]), s)
-        self.resolve_effect(s, animal["power"], animal["amount"], animal["target"])
+        self.resolve_effect(s, animal["power"], animal["amount"], animal["target"], animal["active"])
         self.end_check()
 
     def place_options(self, size: int) -> list[tuple[int, ...]]:
@@ -425,7 +425,7 @@ class Game(Effects, StateInOut):
             self.say(f"chooses not to activate {card['name']}", a)
             return
         self.say(f"activates {card['name']} ({describe_card(card)})", a)
-        targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"])
+        targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"], card["active"])
         if card["more"]:
             self.take_more(a, uid, targets)
         if card["discard"]:
@@ -525,7 +525,8 @@ class Game(Effects, StateInOut):
             if not self.evolution_discard:
                 return None
             self.shuffles["evolution"] += 1
-            self.evolution_deck = self.shuffle(self.evolution_discard, EVOLUTION_KIND, self.shuffles["evolution"])
+            self.evolution_deck = self.shuffle(self.evolution_discard, self.comps.card_ident, EVOLUTION_KIND,
+                                               self.shuffles["evolution"])
             self.evolution_discard = []
             self.say(f"the Evolution deck is rebuilt from the common discards "
                      f"(shuffle {self.shuffles['evolution']})")

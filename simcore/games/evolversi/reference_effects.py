@@ -44,11 +44,12 @@ class Effects:
         i = self.order.index(a)
         return self.order[:i] if target == "before" else self.order[i + 1:]
 
-    def resolve_effect(self, a: int, verb: str, amount: int, target: str) -> list[int]:
-        """Apply one effect for actor a to each of its targets (no end check here); returns them."""
+    def resolve_effect(self, a: int, verb: str, amount: int, target: str, active: int = 1) -> list[int]:
+        """Apply one effect for actor a to each of its targets (no end check here); returns them.
+        `active` 0: the effect's entity is knocked out (see apply)."""
         targets = self.targets(a, target, verb)
         for t in targets:
-            self.apply(a, verb, amount, t)
+            self.apply(a, verb, amount, t, active)
         return targets
 
     def take_more(self, a: int, uid: int, targets: list[int]) -> None:
@@ -60,11 +61,18 @@ class Effects:
             return
         self.say(f"{card['name']}: takes {card['more']} more", a)
         for t in targets:
-            self.apply(a, card["effect"], card["more"], t)
+            self.apply(a, card["effect"], card["more"], t, card["active"])
 
-    def apply(self, a: int, verb: str, n: int, t: int) -> None:
-        """One verb, actor a, target t."""
+    def apply(self, a: int, verb: str, n: int, t: int, active: int = 1) -> None:
+        """One verb, actor a, target t. A knocked-out entity's verb (`active` 0, contract
+        5.5) changes nothing; the decisions it asks are still asked, as if it worked."""
         seat = self.seats[t]
+        if not active:
+            if verb == "swap_market":
+                self.swap_market(a, swap=False)
+            else:
+                self.say(f"'{verb}' is knocked out: nothing happens", t)
+            return
         if verb == "gain_points":
             self.move_pawn(t, n)
         elif verb == "lose_points":
@@ -125,12 +133,16 @@ class Effects:
             self.fourth_card, self.fourth_round = True, self.round
             self.say(f"the 4th Card token flips: {self.rs['hand_size_fourth']} cards from the next round on")
 
-    def swap_market(self, a: int) -> None:
+    def swap_market(self, a: int, swap: bool = True) -> None:
+        """SWAP_MARKET, then the two cards change slots (not if `swap` is False: knocked out)."""
         pairs = self.market_pairs()
         if not pairs:
             self.say("fewer than 2 market cards: nothing to swap", a)
             return
         i, j = self.decide("SWAP_MARKET", a, pairs)
+        if not swap:
+            self.say(f"would swap market slots {i} and {j}: knocked out, nothing moves", a)
+            return
         self.market[i], self.market[j] = self.market[j], self.market[i]
         self.say(f"swaps market slots {i} and {j}: market now {self.market_text()}", a)
 
@@ -157,22 +169,30 @@ class Effects:
         self.activate_pressure(a, min(ahead or face_down, key=lambda t: t["space"]))
 
     def activate_pressure(self, a: int, token: dict) -> None:
+        """Reveal the token and do what it says; a knocked-out token (5.5) is revealed, asks
+        its decision and changes nothing."""
         token["revealed"] = True
         self.reveals += 1
         kind = self.comps.pressure_kind[token["token"]]
-        self.say(f"reveals the Pressure token on space {token['space']}: {kind}", a)
+        active = self.rs.tables["pressure"][self.comps.pressure_row[token["token"]]]["active"]
+        self.say(f"reveals the Pressure token on space {token['space']}: {kind}"
+                 + ("" if active else " (knocked out: nothing happens)"), a)
         if kind == "meteor":
-            self.draw_event(a)
+            if active:
+                self.draw_event(a)
         elif kind == "totem_or_fury":
-            if self.decide("TOTEM_OR_FURY", a, [0, 1]) == 0:
+            choice = self.decide("TOTEM_OR_FURY", a, [0, 1])
+            if not active:
+                return
+            if choice == 0:
                 self.totem = a
                 self.say("takes the Totem", a)
             else:
                 self.gain_fury(a, self.comps.pressure_fury[token["token"]])
         else:
-            self.swap_above(a)
+            self.swap_above(a, swap=bool(active))
 
-    def swap_above(self, a: int) -> None:
+    def swap_above(self, a: int, swap: bool = True) -> None:
         own = self.seats[a].above
         options = [(i, other, j) for i in range(len(own)) for other in self.others(a)
                    for j in range(len(self.seats[other].above))]
@@ -180,6 +200,8 @@ class Effects:
             self.say("no cards above to swap", a)
             return
         i, other, j = self.decide("SWAP_ABOVE", a, options)
+        if not swap:
+            return
         theirs = self.seats[other].above
         self.say(f"swaps its {self.cname(own[i])} above with {self.animal_name(other)}'s "
                  f"{self.cname(theirs[j])}", a)
@@ -192,7 +214,8 @@ class Effects:
                 self.say("no Event card left to draw", a)
                 return
             self.shuffles["events"] += 1
-            self.event_deck = self.shuffle(self.event_discard, EVENTS_KIND, self.shuffles["events"])
+            self.event_deck = self.shuffle(self.event_discard, self.comps.event_ident, EVENTS_KIND,
+                                           self.shuffles["events"])
             self.event_discard = []
             self.say(f"the Event deck is rebuilt from its discards (shuffle {self.shuffles['events']})")
         uid = self.event_deck.pop(0)
@@ -215,7 +238,7 @@ class Effects:
             else:
                 self.say(f"holds the Totem and lets {event['name']} apply", holder)
         for t in targets:
-            self.apply(a, event["effect"], event["amount"], t)
+            self.apply(a, event["effect"], event["amount"], t, event["active"])
 
     # ------------------------------------------------------------------ reactions (5.4)
     def reactions(self, trigger: str, x: int, amount: int) -> None:
@@ -236,7 +259,7 @@ class Effects:
         self.say(f"reacts with {card['name']} ({describe_card(card)})", s)
         if self.condition_holds(s, card["condition"]):
             n = amount if card["effect"] == "copy_fury" else card["amount"]
-            self.resolve_effect(s, card["effect"], n, card["target"])
+            self.resolve_effect(s, card["effect"], n, card["target"], card["active"])
         # The card text: "put this card in your discards".
         seat.below.remove(uid)
         seat.discard.append(uid)

@@ -34,8 +34,15 @@ def _printed_column() -> Column:
                       "rulebook, every other value's is the row's `source`")
 
 
-# Not values of a row (no source of their own): its key, its sources and its note.
-NOT_VALUES = ("name", "source", "printed", "text")
+# Not values of a row (no source of their own): its key, its sources, its note and the
+# knockout switch `active` (an experiment's setting, not a fact about the card).
+NOT_VALUES = ("name", "source", "printed", "text", "active")
+
+
+def _active_column() -> Column:
+    return Column("active", int, min=0, max=1, required=False, default=1,
+                  doc="1 = the row's effect works; 0 = knocked out (issue 9): its items stay in the game "
+                      "(drawn, bought, played, counted, shuffled) and its effect changes nothing")
 
 _effect_columns = (
     Column("effect", str, choices=EFFECTS, doc="effect verb"),
@@ -60,6 +67,7 @@ CARDS = TableSchema("cards.csv", (
     Column("trigger", str, choices=TRIGGERS),
     Column("min_players", int, min=2, max=6, doc="2, or 3 for the '3+' cards"),
     Column("module", str, choices=("base", "advanced")),
+    _active_column(),
     source_column(),
     _printed_column(),
     Column("text", str, required=False, default=""),
@@ -71,6 +79,7 @@ EVENTS = TableSchema("events.csv", (
     *_effect_columns,
     Column("condition", str, choices=CONDITIONS),
     Column("min_players", int, min=2, max=6),
+    _active_column(),
     source_column(),
     _printed_column(),
     Column("text", str, required=False, default=""),
@@ -83,6 +92,7 @@ ANIMALS = TableSchema("animals.csv", (
     Column("amount", int, min=0, max=99),
     Column("target", str, choices=("self", "other")),
     Column("min_players", int, min=2, max=6),
+    _active_column(),
     source_column(),
     _printed_column(),
     Column("text", str, required=False, default=""),
@@ -93,6 +103,7 @@ PRESSURE = TableSchema("pressure.csv", (
     Column("kind", str, choices=PRESSURE_KINDS),
     Column("count", int, min=0, max=99),
     Column("fury", int, min=0, max=9, doc="Fury gained when a totem_or_fury token is answered with Fury"),
+    _active_column(),
     source_column(),
     _printed_column(),
     Column("text", str, required=False, default=""),

@@ -51,16 +51,17 @@ def fixed_animals(rs: Ruleset, tb: Tables, animals) -> list:
     return out
 
 
-def shuffled_rows(run, uids, kind, *extra) -> np.ndarray:
-    """(B, n) the same uid set shuffled for every game, top first (rng.shuffle_order);
-    `extra`: scalar address parts."""
+def shuffled_rows(run, uids, idents, kind, *extra) -> np.ndarray:
+    """(B, n) the same uid set shuffled for every game, top first (rng.shuffle_order of
+    their identities `idents[uid]`); `extra`: scalar address parts."""
     games = run.st.games
     uids = np.asarray(uids, np.int64)
     if len(uids) == 0:
         return np.zeros((len(games), 0), np.int64)
+    address = idents.take(uids)[None, :]
     out = np.empty((len(games), len(uids)), np.int64)
     for a in range(0, len(games), SETUP_BLOCK):          # blocks of games stay in the cache
-        keys = rng.key(run.seed, games[a:a + SETUP_BLOCK, None], rng.CHANCE, kind, *extra, uids[None, :])
+        keys = rng.key(run.seed, games[a:a + SETUP_BLOCK, None], rng.CHANCE, kind, *extra, address)
         out[a:a + SETUP_BLOCK] = uids.take(stable_argsort_rows(keys))
     return out
 
@@ -73,14 +74,14 @@ def setup(run, fixed: list) -> None:
     # 1. Pressure tokens
     S = st.p_space.shape[1]
     if S:
-        order = shuffled_rows(run, range(len(comps.pressure_kind)), KIND_PRESSURE)
+        order = shuffled_rows(run, range(len(comps.pressure_kind)), tb.pressure_ident, KIND_PRESSURE)
         st.p_token[:] = order[:, :S]
         st.p_space[:] = np.array(rs["pressure_spaces"][:S], np.int16)
     # 2. Event and Evolution decks (stacks: top last)
-    ev = shuffled_rows(run, range(len(comps.event_row)), KIND_EVENTS, 0)
+    ev = shuffled_rows(run, range(len(comps.event_row)), tb.ev_ident, KIND_EVENTS, 0)
     st.event_deck[:, :ev.shape[1]] = ev[:, ::-1]
     st.n_event[:] = ev.shape[1]
-    evo = shuffled_rows(run, comps.evolution, KIND_EVOLUTION, 0)
+    evo = shuffled_rows(run, comps.evolution, tb.ident, KIND_EVOLUTION, 0)
     st.evo_deck[:, :evo.shape[1]] = evo[:, ::-1]
     st.n_evo[:] = evo.shape[1]
     # 3. Market
@@ -92,7 +93,7 @@ def setup(run, fixed: list) -> None:
             st.animal[:, s] = a
             taken[:, a] = True
     if any(a is None for a in fixed):
-        eligible = shuffled_rows(run, comps.eligible_animals, KIND_ANIMALS)
+        eligible = shuffled_rows(run, comps.eligible_animals, tb.animal_ident, KIND_ANIMALS)
         for s, a in enumerate(fixed):
             if a is None:
                 free = ~np.take_along_axis(taken, eligible, axis=1)
@@ -104,7 +105,7 @@ def setup(run, fixed: list) -> None:
             rows = np.flatnonzero(st.animal[:, s] == a)
             start = comps.starting[a]
             keys = rng.key(run.seed, st.games[rows][:, None], rng.CHANCE, KIND_OWN_DECK, s, 0,
-                           np.asarray(start, np.uint64)[None, :])
+                           tb.ident.take(start)[None, :])
             deck = np.asarray(start, np.int16)[stable_argsort_rows(keys)]
             st.deck[rows[:, None], s, np.arange(len(start))] = deck[:, ::-1]
             st.n_deck[rows, s] = len(start)

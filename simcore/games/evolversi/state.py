@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...ruleset import Ruleset
-from .components import Components, components
+from .components import Components, components, ident_array
 from .schema import CONDITIONS, EFFECTS, PRESSURE_KINDS, TARGETS, TRIGGERS
 
 VERB = {name: i for i, name in enumerate(EFFECTS)}
@@ -117,16 +117,25 @@ class Tables:
     trigger: np.ndarray        # (n_cards+1,) int8 TRIGGER code, NO_TRIGGER for uid -1
     own_fx: np.ndarray         # (n_cards+1,) bool own_turn trigger and an effect
     row: np.ndarray            # (n_cards+1,) int16 design row, 0 for uid -1
+    ident: np.ndarray          # (n_cards+1,) uint64 identity (shuffle address), 0 for uid -1
+    active: np.ndarray         # (n_cards+1,) bool the card's effect works (knockouts), True for uid -1
     ev_verb: np.ndarray        # (n_events,) int8
     ev_amount: np.ndarray      # (n_events,) int16
     ev_target: np.ndarray      # (n_events,) int8
     ev_cond: np.ndarray        # (n_events,) int8
+    ev_active: np.ndarray      # (n_events,) bool the Event's effect works
     reserve: np.ndarray        # (n_animals,) int16
     power_verb: np.ndarray     # (n_animals,) int8
     power_amount: np.ndarray   # (n_animals,) int16
     power_target: np.ndarray   # (n_animals,) int8
+    power_active: np.ndarray   # (n_animals,) bool the animal's Power works
     pressure_kind: np.ndarray  # (n_pressure,) int8 PKIND code
     pressure_fury: np.ndarray  # (n_pressure,) int16 Fury a totem_or_fury token gives
+    pressure_active: np.ndarray  # (n_pressure,) bool the token's effect works
+    knockouts: bool            # some entity has active = 0 (else the engine skips the checks)
+    ev_ident: np.ndarray       # (n_events+1,) uint64 identity of each Event uid, 0 for uid -1
+    pressure_ident: np.ndarray  # (n_pressure,) uint64 identity of each Pressure token
+    animal_ident: np.ndarray   # (n_animals,) uint64 identity of each animal
     has_reactions: bool        # any in-play card with a reaction trigger
     place_options: tuple       # hand size h -> (n_opt, h) bool: position above?
     perms: tuple               # k -> (k!, k) int8 itertools.permutations(range(k))
@@ -150,6 +159,8 @@ def _card_arrays(rs: Ruleset, comps: Components):
         optional=per_uid("optional", bool, False), discard_sym=per_uid("discard", bool, False),
         trigger=per_uid("trigger", np.int8, NO_TRIGGER, TRIGGER.__getitem__),
         row=np.where(uid_rows >= 0, uid_rows, 0).astype(np.int16),
+        ident=ident_array(comps.card_ident, empty=True),
+        active=per_uid("active", bool, True),
     )
 
 
@@ -194,12 +205,18 @@ def _build_tables(rs: Ruleset, players: int) -> Tables:
         ev_amount=np.array([e["amount"] for e in ev], dtype=np.int16),
         ev_target=np.array([TARGET[e["target"]] for e in ev], dtype=np.int8),
         ev_cond=np.array([COND[e["condition"]] for e in ev], dtype=np.int8),
+        ev_active=np.array([e["active"] for e in ev], dtype=bool),
         reserve=np.array([a["reserve"] for a in animals], dtype=np.int16),
         power_verb=np.array([VERB[a["power"]] for a in animals], dtype=np.int8),
         power_amount=np.array([a["amount"] for a in animals], dtype=np.int16),
         power_target=np.array([TARGET[a["target"]] for a in animals], dtype=np.int8),
+        power_active=np.array([a["active"] for a in animals], dtype=bool),
         pressure_kind=np.array([PKIND[k] for k in comps.pressure_kind], dtype=np.int8),
         pressure_fury=np.array(comps.pressure_fury, dtype=np.int16),
+        pressure_active=np.array([rs.tables["pressure"][i]["active"] for i in comps.pressure_row], dtype=bool),
+        knockouts=any(r["active"] == 0 for t in ("cards", "events", "animals", "pressure") for r in rs.tables[t]),
+        ev_ident=ident_array(comps.event_ident, empty=True), pressure_ident=ident_array(comps.pressure_ident),
+        animal_ident=ident_array(comps.animal_ident),
         has_reactions=bool(np.any(cards["trigger"][:-1] != TRIGGER["own_turn"])),
         place_options=_place_options(rs, h_max),
         perms=tuple(np.array(list(itertools.permutations(range(k))), dtype=np.int8).reshape(math.factorial(k), k)
