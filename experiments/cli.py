@@ -566,6 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
         register = None
     if register is not None:
         register(sub)
+    from experiments.ladder_cli import register as register_ladder
+    register_ladder(sub)
     return ap
 
 
