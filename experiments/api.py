@@ -156,12 +156,12 @@ def ladder(ruleset, bots, players: int = 4, games: int = 2000, seed: int = 0, jo
            pandas: bool = False):
     """The skill ladder (experiments.ladder): (ratings, head_to_head, skill) of the bots given by name."""
     from reports.bradley_terry import fit_ratings
-    from reports.ladder import head_to_head, skill_matters
+    from reports.ladder import head_to_head, skill_matters, with_predictions
 
     from .ladder import play_ladder
     lad = play_ladder(ruleset, bots, players, games, seed, jobs)
     ratings = fit_ratings(lad.matches, lad.bots, seed=seed)
-    h2h = head_to_head(lad.matches, players)
+    h2h = with_predictions(head_to_head(lad.matches, players), ratings, players)
     return _out(ratings, pandas), _out(h2h, pandas), skill_matters(ratings, h2h)
 
 

@@ -46,7 +46,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 def cmd_ladder(args) -> int:
     from reports.bradley_terry import fit_ratings
-    from reports.ladder import head_to_head, ladder_text, skill_matters, write_outputs
+    from reports.ladder import head_to_head, ladder_text, skill_matters, with_predictions, write_outputs
 
     from .cli import _versions
     from .ladder import check, play_ladder, rotations
@@ -62,7 +62,7 @@ def cmd_ladder(args) -> int:
     lad = play_ladder(rs, bots, args.players, args.games, args.seed, args.jobs, progress=not args.quiet)
     seconds = time.perf_counter() - t0
     ratings = fit_ratings(lad.matches, lad.bots, seed=args.seed)
-    h2h = head_to_head(lad.matches, args.players)
+    h2h = with_predictions(head_to_head(lad.matches, args.players), ratings, args.players)
     skill = skill_matters(ratings, h2h)
     tables = len(rotations("a", "b", args.players))
     manifest = {"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "players": args.players,

@@ -14,6 +14,7 @@ import polars as pl
 
 from . import plots
 from .metrics import ratio_interval
+from .stats import wilson
 
 # Thresholds for the plain words: the best bot's wins against a field of the weakest,
 # as a multiple of the fair share (1 = the best bot wins no more than its fair share).
@@ -24,7 +25,8 @@ STRONG_FROM = 1.5
 def head_to_head(matches: pl.DataFrame, players: int) -> pl.DataFrame:
     """Per (lone bot, field bot): the lone seat's win rate over every seat rotation.
 
-    The interval is clustered by game index: the rotations of one index share its deal.
+    The interval is clustered by game index (the rotations of one index share its deal), and
+    never narrower than the plain Wilson interval.
     """
     fair = 1.0 / players
     rows = []
@@ -32,10 +34,28 @@ def head_to_head(matches: pl.DataFrame, players: int) -> pl.DataFrame:
         per_game = grp.group_by("game").agg(pl.col("y").fill_null(0.0).sum().alias("wins"),
                                             pl.len().alias("tables"))
         rate, lo, hi = ratio_interval(per_game["wins"].to_numpy(), per_game["tables"].to_numpy())
+        # Never narrower than the unclustered Wilson interval (which stays open at 0% and 100%).
+        _, w_lo, w_hi = wilson(grp["y"].fill_null(0.0).sum(), grp.height)
+        lo, hi = min(lo, float(w_lo)), max(hi, float(w_hi))
         rows.append({"lone": a, "field": b, "games": grp.height, "no_winner": int(grp["y"].is_null().sum()),
                      "win_rate": rate, "ci_low": lo, "ci_high": hi, "fair": fair,
                      "ratio": rate / fair, "ratio_low": lo / fair, "ratio_high": hi / fair})
     return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def with_predictions(h2h: pl.DataFrame, ratings: pl.DataFrame, players: int) -> pl.DataFrame:
+    """Add the Bradley-Terry prediction of each head-to-head rate and whether the data's interval holds it.
+
+    A table the model misfits (e.g. a lone bot that wins more than its fair share against
+    the field of the other, whichever sits alone) says the game rewards playing differently
+    from the table: one rating per bot cannot say everything then.
+    """
+    theta = dict(zip(ratings["bot"].to_list(), ratings["rating"].to_list()))
+    ea = np.exp(np.array([theta[a] for a in h2h["lone"].to_list()]))
+    eb = np.exp(np.array([theta[b] for b in h2h["field"].to_list()]))
+    pred = ea / (ea + (players - 1) * eb)
+    return h2h.with_columns(predicted=pl.Series(pred),
+                            fits=pl.Series((h2h["ci_low"].to_numpy() <= pred) & (pred <= h2h["ci_high"].to_numpy())))
 
 
 def skill_matters(ratings: pl.DataFrame, h2h: pl.DataFrame) -> dict:
@@ -69,10 +89,15 @@ def ladder_text(manifest: dict, ratings: pl.DataFrame, h2h: pl.DataFrame, skill:
     for r in ratings.iter_rows(named=True):
         lines.append(f"{r['rank']:<6}{r['bot']:<16}{r['rating']:>8.3f}   [{r['ci_low']:6.3f}, {r['ci_high']:6.3f}]"
                      f"  {r['elo']:>6.0f}")
-    lines += ["", f"{'alone':<14}{'against':<14}{'games':>7}{'win rate':>10}   95% interval    x fair"]
+    lines += ["", f"{'alone':<14}{'against':<14}{'games':>7}{'win rate':>10}   95% interval    x fair  model"]
     for r in h2h.iter_rows(named=True):
         lines.append(f"{r['lone']:<14}{r['field']:<14}{r['games']:>7}{r['win_rate']:>10.3f}   "
-                     f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['ratio']:.2f}")
+                     f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['ratio']:>5.2f}   {r['predicted']:.3f}"
+                     f"{'' if r['fits'] else ' (outside)'}")
+    misfit = h2h.filter(~pl.col("fits")).height
+    if misfit:
+        lines.append(f"warning: {misfit} of {h2h.height} head-to-head win rates lie outside their interval of "
+                     f"the ratings' prediction (model): one rating per bot does not tell the whole story here")
     lines += ["", f"How much skill matters: {skill['words']}.",
               f"(ratings: Bradley-Terry log-strengths, mean 0; a seat of rating r beats a seat of rating s with "
               f"probability 1/(1+e^(s-r)); fair share = 1/{m['players']})"]

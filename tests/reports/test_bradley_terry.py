@@ -61,3 +61,27 @@ def test_games_nobody_won_are_left_out():
     a = fit_ratings(m, bootstrap=0)
     b = fit_ratings(with_nulls, bootstrap=0)
     assert np.allclose(a["rating"].to_numpy(), b["rating"].to_numpy())
+
+
+def test_head_to_head_fits_planted_strengths_and_flags_a_lone_seat_advantage():
+    from reports.ladder import head_to_head, skill_matters, with_predictions
+    m = planted_matches(seed=11)
+    ratings = fit_ratings(m, bootstrap=50)
+    h2h = with_predictions(head_to_head(m, 4), ratings, 4)
+    assert h2h.height == 6 and h2h["fits"].sum() >= 5
+    skill = skill_matters(ratings, h2h)
+    assert (skill["best"], skill["weakest"]) == ("strong", "weak") and "skill matters" in skill["words"]
+    # Whoever sits alone wins half the games: no single rating per bot can say that.
+    rng = np.random.default_rng(12)
+    odd = m.with_columns(y=pl.Series((rng.random(m.height) < 0.5).astype(float)))
+    r2 = fit_ratings(odd, bootstrap=50)
+    assert not with_predictions(head_to_head(odd, 4), r2, 4)["fits"].any()
+
+
+def test_a_fair_share_for_every_lone_seat_reads_as_a_game_of_luck():
+    from reports.ladder import head_to_head, skill_matters, with_predictions
+    m = planted_matches(seed=13)
+    m = m.with_columns(y=pl.Series((np.random.default_rng(14).random(m.height) < 0.25).astype(float)))
+    ratings = fit_ratings(m, bootstrap=50)
+    words = skill_matters(ratings, with_predictions(head_to_head(m, 4), ratings, 4))["words"]
+    assert words.startswith("a game of luck")
