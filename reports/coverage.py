@@ -86,8 +86,9 @@ def coverage_text(cov: pl.DataFrame, kind: str = "entity") -> list[str]:
     summary = coverage_summary(cov)
     nobody = summary[0]["unused"] if summary else []
     if nobody:
-        lines.append(f"  no seat acquired {len(nobody)} {kind}s in any game (not acquirable here, e.g. starting "
-                     f"cards or a module not in play, or skipped by every bot): {', '.join(nobody)}")
+        lines.append(f"  warning: no seat acquired {len(nobody)} {kind}s in any game: {', '.join(nobody)}")
+        lines.append(f"  (either not acquirable in these games, e.g. starting cards or a module not in play, or "
+                     f"skipped by every bot here; a seat of `random` in --bots tells which)")
     for s in summary:
         lines.append(f"  {s['bot']}: {s['covered']} of {s['acquired']} acquired {kind}s used in at least "
                      f"{RARE:.0%} of its {s['seat_games']:,} seat-games")

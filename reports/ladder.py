@@ -36,7 +36,7 @@ def head_to_head(matches: pl.DataFrame, players: int) -> pl.DataFrame:
         rate, lo, hi = ratio_interval(per_game["wins"].to_numpy(), per_game["tables"].to_numpy())
         # Never narrower than the unclustered Wilson interval (which stays open at 0% and 100%).
         _, w_lo, w_hi = wilson(grp["y"].fill_null(0.0).sum(), grp.height)
-        lo, hi = min(lo, float(w_lo)), max(hi, float(w_hi))
+        lo, hi = max(0.0, min(lo, float(w_lo))), min(1.0, max(hi, float(w_hi)))
         rows.append({"lone": a, "field": b, "games": grp.height, "no_winner": int(grp["y"].is_null().sum()),
                      "win_rate": rate, "ci_low": lo, "ci_high": hi, "fair": fair,
                      "ratio": rate / fair, "ratio_low": lo / fair, "ratio_high": hi / fair})

@@ -32,7 +32,7 @@ def test_shares_count_each_bots_seat_games_and_flag_never_and_rare():
     assert summary["keen"]["rare"] == [("Bow", 0.003)] and summary["keen"]["covered"] == 1
     assert summary["picky"]["covered"] == 2
     text = "\n".join(coverage_text(cov, "card"))
-    assert "keen rarely (< 1%) uses: Bow (0.30%)" in text and "no seat acquired 2 cards" in text
+    assert "keen rarely (< 1%) uses: Bow (0.30%)" in text and "warning: no seat acquired 2 cards in any game: Cup, Dart" in text
 
 
 def test_a_bot_on_several_seats_pools_its_seats():
