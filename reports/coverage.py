@@ -8,7 +8,8 @@ touches none of its games. These tables flag the entities a bot never or rarely 
 `games` has the runner's per-seat bot columns (s{i}_bot) and optionally a `point` column;
 `tallies` the per (point, seat, entity) counts (`games` = games in which that seat acquired
 the entity at least once). A bot's seat-games are counted over every seat it sat at, so
-"used in 3% of games" means 3% of the games-and-seats that bot played.
+"used in 3% of games" means 3% of the games-and-seats that bot played. Entities are named as
+the game names them; table rows sharing a name (one card per animal) are summed into one.
 """
 from __future__ import annotations
 
