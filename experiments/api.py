@@ -31,7 +31,7 @@ from .sweep import run_sweep
 __all__ = ["simulate", "load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
            "seat_win_rates", "faction_win_rates", "bot_win_rates", "balance", "game_length",
            "length_histogram", "end_reasons", "score_margin", "entity_impact", "ablations",
-           "pairings", "adjusted_association", "bots_impact", "paired_difference", "report"]
+           "pairings", "adjusted_association", "bots_impact", "paired_difference", "report", "coverage", "ladder"]
 
 
 def simulate(ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0, jobs: int = 1,
@@ -169,6 +169,34 @@ def paired_difference(run, a: int, b: int, column: str = "s0_share") -> dict:
     """Mean per-game difference of `column` between points b and a (same games), with a 95% interval."""
     r = _run(run)
     return M.paired_difference(r.games([a, b]), a, b, column)
+
+
+def coverage(run, entities=None, pandas: bool = False):
+    """Per (point, bot, entity): the share of the bot's seat-games in which it acquired the entity,
+    with a level "never" / "rare" (< 1%). `run`: a Run, a run folder, or simulate()'s Results
+    (give `entities`, e.g. get_game(rs.game).entities(rs), to list the never-acquired ones too)."""
+    from reports.coverage import coverage as _coverage
+    if isinstance(run, Results):
+        return _out(_coverage(run.games, run.tallies, entities), pandas)
+    r = _run(run)
+    base = [p["index"] for p in r.points if p.get("ablated") is None]
+    if entities is None:
+        entities = list(dict.fromkeys(e for rs in r.manifest.get("rulesets", {}).values()
+                                      for e in rs.get("entities", []))) or None
+    return _out(_labelled(r, _coverage(r.games(base), r.tallies(base), entities)), pandas)
+
+
+def ladder(ruleset, bots, players: int = 4, games: int = 2000, seed: int = 0, jobs: int = 1,
+           pandas: bool = False):
+    """The skill ladder (experiments.ladder): (ratings, head_to_head, skill) of the bots given by name."""
+    from reports.bradley_terry import fit_ratings
+    from reports.ladder import head_to_head, skill_matters, with_predictions
+
+    from .ladder import play_ladder
+    lad = play_ladder(ruleset, bots, players, games, seed, jobs)
+    ratings = fit_ratings(lad.matches, lad.bots, seed=seed)
+    h2h = with_predictions(head_to_head(lad.matches, players), ratings, players)
+    return _out(ratings, pandas), _out(h2h, pandas), skill_matters(ratings, h2h)
 
 
 def report(run, out: str | Path | None = None) -> Path:

@@ -175,6 +175,7 @@ def cmd_run(args) -> int:
     from experiments.grid import expand
     from experiments.store import open_run
     from experiments.sweep import run_sweep
+    from reports.coverage import coverage, coverage_summary, coverage_text
     from reports.metrics import point_summary
 
     if getattr(args, "compare", None) is not None:
@@ -196,7 +197,9 @@ def cmd_run(args) -> int:
         t0 = time.perf_counter()
         run_sweep(cfg, scratch, jobs=args.jobs, progress=True, command="run")
         elapsed = time.perf_counter() - t0
-        summary = point_summary(open_run(scratch).scan_games(0))   # streamed: flat memory
+        finished = open_run(scratch)
+        summary = point_summary(finished.scan_games(0))   # streamed: flat memory
+        cov = coverage(finished.scan_games(0), finished.tallies(), game.entities(rs))
         if out is not None:
             os.chmod(scratch, 0o755)
             replace_folder(scratch, out)
@@ -211,9 +214,12 @@ def cmd_run(args) -> int:
                           "seats": d["seats"], "factions": d["factions"], "bots_table": d["bots"],
                           "mean_rounds": d["mean_rounds"], "sd_rounds": d["sd_rounds"],
                           "end_reasons": d["end_reasons"], "balance": d["balance"],
+                          "coverage": [{k: v for k, v in c.items() if k != "point"} for c in coverage_summary(cov)],
                           "games_per_second": d["games"] / max(elapsed, 1e-9)}, indent=2))
     else:
         _print_summary(summary, game, rs, spec, elapsed)
+        print()
+        print("\n".join(coverage_text(cov, game.entity_kind)))
         if args.out:
             print(f"\nwrote {args.out}/ (chunks/, manifest.json, config.toml, rulesets/); "
                   f"report: balancelab report {args.out}")
@@ -587,6 +593,8 @@ def build_parser() -> argparse.ArgumentParser:
         register = None
     if register is not None:
         register(sub)
+    from experiments.ladder_cli import register as register_ladder
+    register_ladder(sub)
     return ap
 
 

@@ -102,7 +102,8 @@ def ruleset_record(rs) -> dict:
                             "default_rows": [str(r[key]) for r in rows if r["source"] == "default"]}
     return {"game": rs.game, "variant": rs.variant, "hash": rs.hash, "params": params,
             "defaults_used": rs.defaults_used(), "tables": tables, "files": dict(rs.files),
-            "overrides": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rs.overrides.items()}}
+            "overrides": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rs.overrides.items()},
+            "entities": list(get_game(rs.game).entities(rs))}
 
 
 def reference_point(cfg: SweepConfig, points: list[Point]) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 import polars as pl
 
+from . import coverage as C
 from . import findings as F
 from . import impact as I
 from . import flow_section
@@ -220,7 +221,18 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "paired_min": P.PAIRED_MIN, "paired_corr": P.PAIRED_CORRELATION,
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
+        "coverage": coverage_context(manifest, base_games, tallies, base_ids),
     }
+
+
+def coverage_context(manifest: dict, base_games: pl.DataFrame, tallies: pl.DataFrame, base_ids: list) -> dict:
+    """Per point and bot, the share of games using each entity (reports.coverage), for _coverage.html.j2."""
+    entities = [e for rs in manifest.get("rulesets", {}).values() for e in rs.get("entities", [])]
+    if not base_games.height:
+        return {"summary": [], "rows": []}
+    base_tallies = tallies.filter(pl.col("point").is_in(base_ids)) if tallies.height else tallies
+    cov = C.coverage(base_games, base_tallies, list(dict.fromkeys(entities)) or None)
+    return {"summary": C.coverage_summary(cov), "rows": _rows(cov), "rare": C.RARE}
 
 
 def render(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, tables: dict | None = None) -> str:

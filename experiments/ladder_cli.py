@@ -1,0 +1,76 @@
+"""The `ladder` subcommand (registered by experiments/cli.py).
+
+    balancelab ladder RULESET --bots random,greedy[,...] [--players N] [--games N] [--seed S]
+                      [--jobs J] [--out DIR] [--overwrite]
+
+Prints the ratings, the head-to-head table and how much skill matters; with --out also
+writes ladder.csv/.parquet, headtohead.csv, matches.parquet, ladder.json and ladder.html.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from simcore.errors import UserError
+from simcore.games import GAMES, get_game
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("ladder", help="rate bots: seat-rotated round-robin on common random numbers",
+                              description="Play every pair of bots, one alone against the other in every other "
+                                          "seat, at every seat, on the same game indices; fit Bradley-Terry "
+                                          "ratings with 95% intervals and say how much skill matters.")
+    p.add_argument("ruleset", help=f"ruleset name ({', '.join(GAMES)})")
+    p.add_argument("--bots", default=None, help="bots to rate, comma-separated (default: random and the game's default bot)")
+    p.add_argument("--variant", default="default", help="named variant (see `balancelab rulesets`)")
+    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    p.add_argument("--games", type=int, default=2000, help="games per pair of bots, over all seat rotations (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter (repeatable)")
+    p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder replacing built-in files")
+    p.add_argument("--out", default=None, metavar="DIR", help="write the tables, matches and ladder.html here")
+    p.add_argument("--overwrite", action="store_true", help="replace a previous ladder's files in --out")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_ladder)
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        if not out.is_dir() or not (out / "ladder.json").is_file():
+            raise UserError("exists and holds no previous ladder; choose another --out", file=str(out))
+        if not overwrite:
+            raise UserError("holds a previous ladder; pass --overwrite to replace it, or choose another --out",
+                            file=str(out))
+
+
+def cmd_ladder(args) -> int:
+    from reports.bradley_terry import fit_ratings
+    from reports.ladder import head_to_head, ladder_text, skill_matters, with_predictions, write_outputs
+
+    from .cli import _versions
+    from .ladder import check, play_ladder, rotations
+
+    game = get_game(args.ruleset)
+    rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
+    bots = args.bots if args.bots is not None else ["random", game.default_bot]
+    check(rs, bots, args.players, args.games, args.seed, args.jobs)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        _check_out(out, args.overwrite)
+    t0 = time.perf_counter()
+    lad = play_ladder(rs, bots, args.players, args.games, args.seed, args.jobs, progress=not args.quiet)
+    seconds = time.perf_counter() - t0
+    ratings = fit_ratings(lad.matches, lad.bots, seed=args.seed)
+    h2h = with_predictions(head_to_head(lad.matches, args.players), ratings, args.players)
+    skill = skill_matters(ratings, h2h)
+    tables = len(rotations("a", "b", args.players))
+    manifest = {"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "players": args.players,
+                "seed": args.seed, "bots": lad.bots, "games_per_table": lad.games_per_table,
+                "tables_per_pair": tables, "games_per_pair": lad.games_per_table * tables, "seconds": seconds,
+                "seconds_per_pair": lad.seconds, "jobs": args.jobs, "versions": _versions()}
+    print(ladder_text(manifest, ratings, h2h, skill))
+    if out is not None:
+        paths = write_outputs(out, manifest, ratings, h2h, skill, lad.matches)
+        print("\nwrote " + ", ".join(str(p) for p in paths))
+    return 0
