@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from . import flow, flow_plots
+from .metrics import max_seats
 
 SAMPLE_GAMES = 4          # real games drawn as one line per seat
 METRIC_TEXT = {
@@ -29,7 +30,7 @@ def has_trajectories(games: pl.DataFrame) -> bool:
 
 def arrays(games: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(standing (G, R, P), rounds (G,), winner (G, P)) of rows of one player count."""
-    seats = [s for s in range(16) if f"s{s}_standing" in games.columns and games[f"s{s}_standing"].null_count() == 0]
+    seats = [s for s in range(max_seats(games)) if games[f"s{s}_standing"].null_count() == 0]
     standing = np.stack([games[f"s{s}_standing"].to_numpy() for s in seats], axis=2).astype(float)
     winner = np.stack([games[f"s{s}_win"].to_numpy() for s in seats], axis=1).astype(bool)
     return standing, games["rounds"].to_numpy().astype(np.int64), winner

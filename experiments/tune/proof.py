@@ -54,7 +54,7 @@ def _entity_impact(d: dict, w: np.ndarray) -> float:
     ws = np.broadcast_to(w[:, None, None], has.shape)
     n_with = (ws * has).sum(axis=(0, 1))
     win_with = (ws * has * share).sum(axis=(0, 1))
-    n_all, win_all = (w[:, None] * np.ones_like(d["share"])).sum(), (w[:, None] * d["share"]).sum()
+    n_all, win_all = w.sum() * has.shape[1], (w[:, None] * d["share"]).sum()     # every seat-game
     n_without, win_without = n_all - n_with, win_all - win_with
     ok = (n_with > 0) & (n_without > 0)
     if not ok.any():
