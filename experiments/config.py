@@ -372,16 +372,20 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         trajectories=c.boolean("trajectories", doc.get("trajectories", False)), text=text)
 
 
-def load_config(path: str | Path) -> SweepConfig:
-    """Read and type-check a config file (UserError naming the file if it is missing)."""
+def read_config_text(path: str | Path) -> str:
+    """A config file's text (UserError naming the file if it is missing or not UTF-8 text)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError("no such config file", file=str(path)) from None
     except (IsADirectoryError, UnicodeDecodeError):
         raise UserError("is not a UTF-8 TOML file", file=str(path)) from None
-    return parse_config(text, str(path))
+
+
+def load_config(path: str | Path) -> SweepConfig:
+    """Read and type-check a config file (UserError naming the file if it is missing)."""
+    return parse_config(read_config_text(path), str(path))
 
 
 # ----------------------------------------------------------------------------- writing configs

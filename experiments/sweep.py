@@ -112,6 +112,19 @@ def reference_point(cfg: SweepConfig, points: list[Point]) -> int:
     return next((p.index for p in points if p.ablated is None and p.ruleset.hash == rs.hash), 0)
 
 
+def board_record(game, points: list[Point], reference: int) -> dict | None:
+    """The board of the reference point's ruleset and player count, as plain data the report
+    draws (Game.board), or None for a game without a board."""
+    ref = next((p for p in points if p.index == reference), points[0] if points else None)
+    if ref is None:
+        return None
+    board = game.board(ref.ruleset, ref.spec.players)
+    if board is None:
+        return None
+    return {"players": ref.spec.players, "zones": board["zones"],
+            "edges": [list(e) for e in board["edges"]], "terrains": list(board["terrains"])}
+
+
 def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep") -> dict:
     """The run folder's provenance record; `command` says what wrote it (`sweep`, or `run` for one point)."""
     game = get_game(cfg.ruleset)
@@ -119,6 +132,7 @@ def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep"
     for p in points:
         rulesets.setdefault(p.ruleset.hash, ruleset_record(p.ruleset))
     config_file = str(Path(cfg.file).resolve()) if Path(cfg.file).is_file() else cfg.file
+    reference = reference_point(cfg, points)
     return {
         "format": 1, "kind": "balancelab sweep", "command": command, "status": "running",
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -127,7 +141,7 @@ def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep"
         "standing_label": game.standing_label,
         "entity_kind": game.entity_kind, "end_reasons": list(game.end_reasons),
         "games_per_point": cfg.games, "batch_size": cfg.batch_size, "target_rounds": cfg.resolved()["target_rounds"],
-        "reference_point": reference_point(cfg, points), "points": [p.describe() for p in points],
+        "reference_point": reference, "board": board_record(game, points, reference), "points": [p.describe() for p in points],
         "chunks": [chunk_bounds(0, cfg.games, cfg.batch_size) for _ in points],
         "rulesets": rulesets, "versions": versions(), "git": git_revision(), "sessions": [],
     }

@@ -22,6 +22,7 @@ from . import coverage as C
 from . import findings as F
 from . import impact as I
 from . import flow_section
+from . import map_plot
 from . import metrics as M
 from . import pairing as P
 from . import plots
@@ -192,6 +193,13 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     if ablation.height:
         figures.append({"title": "Ablations (causal, paired)", "src": plots.ablation_chart(ablation, kind),
                         "alt": f"effect of each {kind} on its acquirers, same games with and without it"})
+    board = manifest.get("board")
+    if board:       # a game with a board (Evo): the map the reference point was played on
+        figures.insert(0, {"title": f"The board: {board['players']} players",
+                           "src": map_plot.map_data_uri(board["zones"], [tuple(e) for e in board["edges"]],
+                                                        board["terrains"]),
+                           "alt": "the map: zones coloured by terrain, coast outlined, adjacency lines, "
+                                  "starting areas labelled with their seat"})
     found = F.headline_findings(head, seats, factions, reference, labels[reference], flabel, target)
     found += F.entity_findings(impact, reference, kind)
     found += F.ablation_findings(ablation, kind, lambda i: labels[i])

@@ -102,3 +102,9 @@ def map_png(zones, edges, terrains, title: str = "") -> bytes:
     fig.savefig(buf, format="png", dpi=90)
     plt.close(fig)
     return buf.getvalue()
+
+
+def map_data_uri(zones, edges, terrains, title: str = "") -> str:
+    """One map as a `data:image/png;base64,` URI (the HTML report embeds its figures)."""
+    import base64
+    return "data:image/png;base64," + base64.b64encode(map_png(zones, edges, terrains, title)).decode("ascii")

@@ -61,7 +61,7 @@ from typing import Any
 
 from simcore.errors import UserError
 
-from ..config import SweepConfig, _Checker, parse_config
+from ..config import SweepConfig, _Checker, parse_config, read_config_text
 
 SWEEP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
               "factions", "seed", "batch_size"}
@@ -270,11 +270,4 @@ def parse_tune(text: str, file: str = "tune.toml") -> TuneConfig:
 
 def load_tune(path: str | Path) -> TuneConfig:
     """Read and type-check a tuning config file (UserError naming the file if it is missing)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError("no such config file", file=str(path)) from None
-    except (IsADirectoryError, UnicodeDecodeError):
-        raise UserError("is not a UTF-8 TOML file", file=str(path)) from None
-    return parse_tune(text, str(path))
+    return parse_tune(read_config_text(path), str(path))

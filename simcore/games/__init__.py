@@ -1,14 +1,14 @@
 """The games balancelab ships. Each is a package under simcore/games/<game>/ with:
 
-    adapter.py    GAME: the one interface the runner and CLI use (data, bots, faction/score
-                  labels, entities, play_batch, play_one, run_state) - the same in every game
-    data/         params.toml, CSV card tables, variants/*.toml
-    rules.py      the vectorised batch engine       state.py   its batch state
-    reference.py  the one-game reference engine
+    adapter.py    GAME: the one interface the runner and CLI use (simcore/games/protocol.py:
+                  data, faction/score labels, entities, knockouts, play_batch, play_one,
+                  run_state, board) - the same in every game
+    data/         params.toml, CSV tables (every row with its `source`), variants/*.toml
+    schema.py     GAME_DATA: the table schemas and rule parameters
+    rules.py      the batch engine (numpy, or numba-compiled)   state.py   its batch state
+    reference.py  the one-game reference engine                 state_io   the JSON game state
 
-Evolversi keeps its table schemas in schema.py and play_batch in rules.py; Evolution keeps
-them in ruleset.py and game.py (its rules.py holds the phase functions). New games follow
-Evolversi's layout; aligning Evolution's file names is a pending clean-up.
+checks.py holds the input checks every adapter shares.
 """
 from __future__ import annotations
 

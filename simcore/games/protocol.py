@@ -92,3 +92,9 @@ class Game(Protocol):
     def run_state(self, engine: str, rs, state: dict, bots: Sequence[BotLike] | None, seed: int,
                   game: int, until: str, choices=None, log=None) -> tuple[dict, dict]:
         """Play a JSON game state forward on `engine` ("batch" or "reference") to `until`."""
+
+    def board(self, rs, players: int) -> dict | None:
+        """The board a game of `players` is played on, as plain data for a figure (the report
+        draws it with reports/map_plot.py): {"zones": [{"name", "x", "y", "terrain", "coast",
+        "start"}, ...], "edges": [[name, name], ...], "terrains": [...]}; None for a game
+        without a board."""

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...errors import UserError
 from .codes import END_REASONS
+from ..checks import check_state_bots
 from .schema import GAME_DATA
 from .state import entity_names
 
@@ -73,14 +74,7 @@ class CapybaraGame:
         return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
 
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
-        if choices:
-            raise ValueError("capybara takes scripted choices inside its script bots, not as choices")
-        seats = state.get("seats") if isinstance(state, dict) else None
-        if not isinstance(seats, list):
-            raise UserError("a game state needs a list of seats", key="state.seats")
-        if bots is None or len(bots) != len(seats):
-            raise UserError(f"needs one bot per seat ({len(seats)}), got {0 if bots is None else len(bots)}",
-                            key="bots")
+        check_state_bots("capybara", state, bots, choices)
         if engine == "batch":
             from .rules import run_state
             out = run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
@@ -92,6 +86,11 @@ class CapybaraGame:
 
 
 # The outcome fields both engines report from a state (the reference adds its own extras).
+
+    def board(self, rs, players: int) -> None:
+        return None                     # no board: the game is played with cards only
+
+
 OUTCOME_FIELDS = ("fatigue", "winner", "rounds", "end_reason", "played", "turns", "revolutions", "boxed",
                   "tokens_left", "strikes")
 

@@ -88,5 +88,8 @@ class EvolutionGame:
         from .scenario import run_state
         return run_state(engine, rs, state, bots, seed, game, until, log=log)
 
+    def board(self, rs, players: int) -> None:
+        return None                     # no board: the game is played with cards only
+
 
 GAME = EvolutionGame()

@@ -7,6 +7,7 @@ import numpy as np
 
 from ...errors import UserError
 from ...ruleset import Ruleset
+from ..checks import check_state_bots
 from .schema import GAME_DATA
 
 
@@ -86,20 +87,16 @@ class EvolversiGame:
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         """Play a JSON state forward. `bots`: one bot object per seat; a scenario's scripted
         choices travel inside its `script` bots, so `choices` must stay None here."""
-        if choices:
-            raise ValueError("evolversi takes scripted choices inside its script bots, not as choices")
-        seats = state.get("seats") if isinstance(state, dict) else None
-        if not isinstance(seats, list):
-            raise UserError("a game state needs a list of seats", key="state.seats")
-        if bots is None or len(bots) != len(seats):
-            raise UserError(f"needs one bot per seat ({len(seats)}), got {0 if bots is None else len(bots)}",
-                            key="bots")
+        check_state_bots("evolversi", state, bots, choices)
         if engine == "batch":
             from .rules import run_state
             return run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
         from .reference import run_state
         return run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
                          until, log=log)
+
+    def board(self, rs, players: int) -> None:
+        return None                     # no board: the game is played with cards only
 
 
 def _common(out: dict) -> dict:
