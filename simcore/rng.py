@@ -35,12 +35,31 @@ def _mix(z: np.ndarray) -> np.ndarray:
     return z ^ (z >> _S31)
 
 
+_INT = (int, np.integer)
+_G, _K1, _K2 = int(_GOLDEN), int(_C1), int(_C2)
+
+
+def _mix_int(z: int) -> int:
+    """_mix on one Python int (the reference engines hash one game at a time: no array overhead)."""
+    z = (z + _G) & _M64
+    z = ((z ^ (z >> 30)) * _K1) & _M64
+    z = ((z ^ (z >> 27)) * _K2) & _M64
+    return z ^ (z >> 31)
+
+
 def key(seed: int, games, stream: int, *address) -> np.ndarray:
     """uint64 hash of (seed, game, stream, *address), vectorised over `games`.
 
     `games` is an int or an integer array of game indices; each element of `address` is an
     int or an integer array broadcastable against `games`.
     """
+    if isinstance(games, _INT) and games >= 0 and all(isinstance(a, _INT) and a >= 0 for a in address):
+        h = _mix_int(int(seed) & _M64)          # the same chain on Python ints, bit for bit
+        h = _mix_int(h ^ int(games))
+        h = _mix_int(h ^ int(stream))
+        for a in address:
+            h = _mix_int(h ^ int(a))
+        return np.array(h, dtype=np.uint64)
     with np.errstate(over="ignore"):
         h = _mix(np.asarray(np.uint64(seed & _M64)))
         h = _mix(h ^ np.asarray(games, dtype=np.uint64))
@@ -55,6 +74,8 @@ def below(h: np.ndarray, n) -> np.ndarray:
 
     floor(hi32 * n / 2**32): exact in uint64 for n < 2**32; bias below 1e-9 for small n.
     """
+    if isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and np.ndim(h) == 0:
+        return np.int64(((int(h) >> 32) * int(n)) >> 32)       # one draw: the same value, no array overhead
     hi = np.asarray(h, dtype=np.uint64) >> np.uint64(32)
     return ((hi * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
 

@@ -32,3 +32,13 @@ def test_shuffle_depends_only_on_the_set_of_uids(uids, rnd):
     rnd.shuffle(other)
     assert rng.shuffle_order(5, 11, rng.CHANCE, uids, 6, 2) == rng.shuffle_order(5, 11, rng.CHANCE, other, 6, 2)
     assert sorted(rng.shuffle_order(5, 11, rng.CHANCE, uids, 6, 2)) == sorted(uids)
+
+
+@given(st.integers(-2**63, 2**64 - 1), st.integers(0, 2**40), st.sampled_from([rng.CHANCE, rng.BOT]),
+       st.lists(st.integers(0, 2**63), max_size=5), st.integers(1, 2**32 - 1))
+def test_one_game_fast_path_is_the_array_chain_bit_for_bit(seed, game, stream, address, n):
+    """key/below on plain ints (the reference engines' path) equal the numpy array path."""
+    one = rng.key(seed, game, stream, *address)
+    arr = rng.key(seed, np.array([game, 0]), stream, *[np.array([a, a]) for a in address])[0]
+    assert one.dtype == np.uint64 and int(one) == int(arr)
+    assert rng.below(one, n) == rng.below(np.array([arr]), n)[0]
