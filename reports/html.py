@@ -25,6 +25,7 @@ from . import flow_section
 from . import metrics as M
 from . import pairing as P
 from . import plots
+from . import restricted as R
 from . import verdict as V
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -222,6 +223,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
         "coverage": coverage_context(manifest, base_games, tallies, base_ids),
+        "restricted": R.context(games, points),
     }
 
 
