@@ -151,7 +151,8 @@ def markdown(df: pl.DataFrame, kind: str = "entity") -> str:
     for (setting, bot), group in _groups(table_rows(df)).items():
         first = group[0]
         n = max((r[m]["games"] for r in group for m in MODIFIERS if r[m]), default=0)
-        lines.append(f"Field: `{bot}` in every other seat, {first['players']} players ({setting}); fair share "
+        where = "" if setting == f"players = {first['players']}" else f" ({setting})"
+        lines.append(f"Field: `{bot}` in every other seat, {first['players']} players{where}; fair share "
                      f"{_pct(first['fair'])}; {n:,} games per point, the modified seat rotated; difference to "
                      f"plain `{bot}` in the same seats and games, in percentage points.\n")
         lines.append(f"| {kind} | `{bot}+favor` wins [95%] | favor - plain [95%] | `{bot}+avoid` wins [95%] "
