@@ -131,3 +131,22 @@ def test_a_restricted_sweep_report_has_the_restricted_play_table(restricted_run,
     df = restricted_play(restricted_run.games(), restricted_run.points)
     assert set(df["entity"]) == {"Capybarin", "Capybaranka"} and set(df["games"]) == {40}
     assert set(df["seat_games"]) == {160}
+
+
+def test_the_shipped_evolution_config_sweeps_all_17_traits_and_reports_them(tmp_path):
+    """issue 12's must-show, on a small game count: the shipped config, 8 games per point."""
+    import re
+    from pathlib import Path
+    shipped = Path(__file__).resolve().parents[2] / "experiments" / "configs" / "evolution_restricted.toml"
+    text = re.sub(r"(?m)^games = \d+$", "games = 8", shipped.read_text())
+    text = re.sub(r"(?m)^batch_size = \d+$", "batch_size = 8", text)
+    (tmp_path / "evolution_restricted.toml").write_text(text)
+    run = open_run(run_sweep(tmp_path / "evolution_restricted.toml", tmp_path / "run", jobs=1))
+    assert len(run.points) == 1 + 17 * 2 * 4
+    df = restricted_play(run.games(), run.points)
+    assert df["entity"].n_unique() == 17 and set(df["modifier"]) == {"favor", "avoid"}
+    assert set(df["seat_games"]) == {8 * 4}
+    out = tmp_path / "report.html"
+    assert cli.main(["report", str(run.path), "--out", str(out)]) == 0
+    html = out.read_text()
+    assert 'id="restricted"' in html and "fertile" in html and "warning-call" in html
