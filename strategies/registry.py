@@ -15,6 +15,11 @@ package imports every module beside it (`discover`), so nothing else changes.
     class Cautious:
         def batch(self, rs): ...            # what the batch engine's decision interface needs
         def reference(self, rs, seat): ...  # what the reference engine's bots offer
+
+Users name bots by spec, `base[:key=value,...][+favor:ENTITY|+avoid:ENTITY]` (make_bot): the
+options go to the class's constructor (a bad key is an error naming the keys it takes); a
+modifier (restricted play, issue 12: docs/restricted-play.md) goes to a class that declares
+`restrictable = True` as `restriction=Restriction(mode, entity)`.
 """
 from __future__ import annotations
 
