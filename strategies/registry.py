@@ -179,8 +179,9 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
         import difflib
         close = difflib.get_close_matches(base, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UserError(f"unknown bot {base!r} for {game}{hint} (in spec {spec!r}); bots for {game}: "
-                        f"{', '.join(known)}", key="bots")
+        where = f" (in spec {spec!r})" if spec != base else ""
+        raise UserError(f"unknown bot {base!r} for {game}{hint}; bots for {game}: {', '.join(known)}{where}",
+                        key="bots")
     cls = _BOTS[(game, base)]
     options = []
     if ":" in head:
