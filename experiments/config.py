@@ -43,6 +43,13 @@ whole config (including every ruleset point it expands to) has been checked.
     entity_kind = "card"            #   in the table the game names for that kind (default: its tallied kind)
     # kind = "removal"              # or: edit the entity's rows (a removal reshuffles: rarely paired)
     # table = "cards"; column = "name"; set = { copies = 0 }    (removal only; these are its defaults)
+
+    [restricted]                    # restricted play (issue 12; no `bots`, no bots axis): one seat plays
+    bot = "greedy"                  #   bot+favor:E / bot+avoid:E against this bot in every other seat,
+    entities = "*"                  #   for every entity of the game ("*") or the listed ones,
+    modifiers = ["favor", "avoid"]  #   each modifier,
+    seats = "rotate"                #   at every seat in turn (or a list of seats); plus the point
+                                    #   where every seat plays the plain bot: the paired reference
 """
 from __future__ import annotations
 
@@ -59,11 +66,12 @@ from simcore.errors import UserError
 
 TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots", "trajectories",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
-            "target_rounds", "grid", "ablation"}
+            "target_rounds", "grid", "ablation", "restricted"}
 AXIS_KINDS = ("param", "table", "variants", "data", "edits", "bots")
 AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "bots", "labels"}
 ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
 ABLATION_KINDS = ("knockout", "removal")
+RESTRICTED_KEYS = {"bot", "entities", "modifiers", "seats"}
 
 
 @dataclass(frozen=True)
@@ -96,6 +104,21 @@ class Ablation:
 
 
 @dataclass(frozen=True)
+class Restricted:
+    """Restricted play: which bot is modified (and fills the other seats), over which entities
+    (() = every entity of the game), with which modifiers, at which seats (() = every seat)."""
+
+    bot: str
+    entities: tuple[str, ...]
+    modifiers: tuple[str, ...]
+    seats: tuple[int, ...]
+
+    def resolved(self) -> dict:
+        return {"bot": self.bot, "entities": list(self.entities) or "*", "modifiers": list(self.modifiers),
+                "seats": list(self.seats) or "rotate"}
+
+
+@dataclass(frozen=True)
 class SweepConfig:
     """A checked config; `resolved()` is the JSON form stored in the run's manifest."""
 
@@ -119,6 +142,7 @@ class SweepConfig:
     grid: tuple[Axis, ...]
     ablation: Ablation | None
     trajectories: bool = False      # record each seat's standing after each round (flow metrics)
+    restricted: Restricted | None = None
     text: str = field(default="", repr=False, compare=False)   # the TOML as given (the run folder keeps it)
 
     def resolved(self) -> dict:
@@ -140,6 +164,7 @@ class SweepConfig:
                 "column": self.ablation.column, "set": self.ablation.set},
             # only when on, so the digest of every config written before the key existed holds
             **({"trajectories": True} if self.trajectories else {}),
+            **({"restricted": self.restricted.resolved()} if self.restricted else {}),
         }
 
     def digest(self) -> str:
@@ -305,6 +330,33 @@ def _ablation(c: _Checker, doc: Any) -> Ablation | None:
                     c.text("ablation.column", doc.get("column", "name")), dict(change), kind)
 
 
+def _restricted(c: _Checker, doc: Any) -> Restricted | None:
+    if doc is None:
+        return None
+    doc = c.table("restricted", doc)
+    c.unknown_keys(doc, RESTRICTED_KEYS, "restricted.")
+    bot = c.text("restricted.bot", doc.get("bot", "greedy"))
+    if "+" in bot:
+        c.fail("restricted.bot", f"is the bot the modifiers are added to, without one of its own; got {bot!r}")
+    entities = doc.get("entities", "*")
+    if entities == "*":
+        entities = ()
+    else:
+        entities = tuple(c.text_list("restricted.entities", entities))
+        if len(set(e.casefold() for e in entities)) != len(entities):
+            c.fail("restricted.entities", "names an entity twice")
+    modifiers = tuple(c.text_list("restricted.modifiers", doc.get("modifiers", ["favor", "avoid"])))
+    for i, m in enumerate(modifiers):
+        if m not in ("favor", "avoid"):
+            c.fail(f"restricted.modifiers[{i}]", f"unknown modifier {m!r}; expected favor or avoid")
+    seats = doc.get("seats", "rotate")
+    if seats == "rotate":
+        seats = ()
+    else:
+        seats = tuple(c.integer(f"restricted.seats[{i}]", v, 0) for i, v in enumerate(c.values("restricted.seats", seats)))
+    return Restricted(bot, entities, modifiers, seats)
+
+
 def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     """Parse and type-check a config's TOML text (no ruleset checks: see grid.expand)."""
     c = _Checker(file)
@@ -359,6 +411,10 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
                        "(and bot_permutations)")
     if perm and len(bots) < 2:
         c.fail("bot_permutations", "needs one bot per seat in `bots`")
+    restricted = _restricted(c, doc.get("restricted"))
+    if restricted is not None and ("bots" in doc or perm or any(a.kind == "bots" for a in axes)):
+        c.fail("restricted", "sets who plays (its bot in every seat, one seat modified); drop `bots`, "
+                             "bot_permutations and any bots axis")
     return SweepConfig(
         file=file, name=c.text("name", doc.get("name", Path(file).stem)),
         description=c.text("description", doc.get("description", "")),
@@ -369,7 +425,8 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         replicates=c.integer("replicates", doc.get("replicates", 1), 1),
         batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
         target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")),
-        trajectories=c.boolean("trajectories", doc.get("trajectories", False)), text=text)
+        trajectories=c.boolean("trajectories", doc.get("trajectories", False)), restricted=restricted,
+        text=text)
 
 
 def read_config_text(path: str | Path) -> str:

@@ -22,6 +22,7 @@ from simcore.ruleset import Ruleset
 from simcore.runner import RunSpec
 
 from .lineup import run_spec
+from .restricted import restricted_lineups
 
 from .config import Axis, SweepConfig
 
@@ -243,7 +244,9 @@ def expand(cfg: SweepConfig) -> list[Point]:
             where = ", ".join(f"{k} = {v}" for k, v in labels.items()) or "base"
             rs = loader.load(variant, data, overrides, edits, "grid")
             for players in cfg.players:
-                for lineup in lineups(cfg, players, game, bots):
+                line_ups = restricted_lineups(cfg, game, rs, players) if cfg.restricted else \
+                    lineups(cfg, players, game, bots)
+                for lineup in line_ups:
                     spec = _spec(cfg, rs, lineup, players, seed, where)
                     tracked = {} if abl is None or not tallied else \
                         {ent: _entity_ids(game, rs, ent) for ent in abl.entities}

@@ -25,6 +25,7 @@ import polars as pl
 
 from simcore.errors import UserError
 from simcore.runner import simulate
+from strategies.registry import split_specs      # commas inside a spec's options stay with it
 
 from .lineup import run_spec
 
@@ -63,7 +64,7 @@ def rotations(a: str, b: str, players: int) -> list[Table]:
 
 
 def parse_bots(text) -> list[str]:
-    names = [n.strip() for n in text.split(",")] if isinstance(text, str) else [str(n).strip() for n in text]
+    names = split_specs(text) if isinstance(text, str) else [str(n).strip() for n in text]
     if any(not n for n in names):
         raise UserError(f"give bot names separated by commas, got {text!r}", key="--bots")
     if len(names) < 2:

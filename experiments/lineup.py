@@ -15,7 +15,7 @@ def run_spec(rs, bots, players: int, factions=None, seed: int = 0, trajectories:
     game = get_game(rs.game)
     lo, hi = game.player_range(rs)
     if isinstance(players, int) and not isinstance(players, bool) and lo <= players <= hi:
-        bots = make_bots(rs.game, bots if bots is not None else game.default_bot, players)
+        bots = make_bots(rs.game, bots if bots is not None else game.default_bot, players, rs)
         if factions is not None and game.has_factions:
             # Names first: "--animals Pandaa" is an unknown animal (with a did-you-mean), not a count mistake.
             game.resolve_factions(rs, [f for f in factions], players)

@@ -26,6 +26,7 @@ from . import map_plot
 from . import metrics as M
 from . import pairing as P
 from . import plots
+from . import restricted as R
 from . import verdict as V
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -230,6 +231,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
         "coverage": coverage_context(manifest, base_games, tallies, base_ids),
+        "restricted": R.context(games, points),
     }
 
 

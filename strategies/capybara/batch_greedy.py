@@ -4,6 +4,13 @@ C-callable policy of simcore/games/capybara/decisions.py's interface.
 "After o" is played on the engine's look-ahead arrays (table.to_sim, apply_tokens with
 sim=True): tokens placed or moved and strikes taken, nothing hidden (no gifts, refills,
 answers, doubling or draws). Ties go to the lowest option index.
+
+Restricted play (issue 12, strategies/restrict.py's rule): `decide_greedy(..., mode, ent)`
+with mode FAVOR or AVOID and a card name id `ent` chooses, at ACTION (play a card), NEXT_CARD
+(play another) and CANCEL (yes = answer with the lowest-uid Capybaranka in hand), among the
+options that play a card named `ent` (favor) or those that do not (avoid). The restricted
+greedy's data are its first script row [mode, ent] (rules._pack writes a seat's script rows
+into every game's array; they stay put across games): read at run time, no recompile.
 """
 from __future__ import annotations
 
@@ -16,9 +23,9 @@ from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DEC
                                               C_EFFECT, C_OPT_A, C_OPT_B, C_SLOT, effect_decision,
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
-from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
+from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
-                                          R_P, T_CCOL, T_CEFF)
+                                          R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, place, sim_take,
                                           to_sim)
 
@@ -226,11 +233,60 @@ def peek_choice(g, rk, s):
     return rank
 
 
+PLAIN, FAVOR, AVOID = 0, 1, 2
+
+
 @kernel
-def decide_greedy(g, rk, kind, s, n):
+def lowest_cancel(g, rk, s):
+    """The card a CANCEL yes plays: the lowest-uid cancel card in s's hand (-1: none)."""
+    N = rk[R_N]
+    for c in range(N):
+        if g[rk[O_HAND] + s * N + c] and rk[rk[T_CEFF] + c] == CANCEL:
+            return c
+    return -1
+
+
+@kernel
+def option_hits(g, rk, kind, s, k, ent):
+    """Whether option k plays a card named ent."""
+    oo = rk[O_OPTS]
+    card = -1
+    if kind == D_ACTION and g[oo + 2 * k] == 0:
+        card = g[oo + 2 * k + 1]
+    elif kind == D_NEXT_CARD and k > 0:
+        card = g[oo + 2 * k]
+    elif kind == D_CANCEL and k == 1:
+        card = lowest_cancel(g, rk, s)
+    return card >= 0 and rk[rk[T_CNAME] + card] == ent
+
+
+@kernel
+def count_hits(g, rk, kind, s, n, mode, ent):
+    if mode == PLAIN or not (kind == D_ACTION or kind == D_NEXT_CARD or kind == D_CANCEL):
+        return 0
+    hits = 0
+    for k in range(n):
+        if option_hits(g, rk, kind, s, k, ent):
+            hits += 1
+    return hits
+
+
+@kernel
+def option_ok(g, rk, kind, s, n, k, mode, ent, hits):
+    """Whether option k may be chosen (strategies/restrict.py's rule)."""
+    if mode == PLAIN or hits == 0 or (mode == AVOID and hits == n):
+        return True
+    return option_hits(g, rk, kind, s, k, ent) == (mode == FAVOR)
+
+
+@kernel
+def decide_greedy(g, rk, kind, s, n, mode, ent):
     P = rk[R_P]
     ctx = rk[O_CTX]
     oo = rk[O_OPTS]
+    hits = count_hits(g, rk, kind, s, n, mode, ent)
+    if kind == D_CANCEL and hits > 0 and hits < n:
+        return 1 if option_ok(g, rk, kind, s, n, 1, mode, ent, hits) else 0
     now = values_now(g, rk, s)
     if kind == D_OPENING or kind == D_DISCARD_PLACE:
         k_tok = rk[R_OPENING] if kind == D_OPENING else rk[R_DISCARD_PLACE]
@@ -256,7 +312,7 @@ def decide_greedy(g, rk, kind, s, n):
         return arg
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
-        best, arg = now, 0
+        best, arg = now, -1
         # cards with the same effective effect (and colour, when a banned_colour strike is
         # out) score the same: each is scored once, remembered in the memo rows
         banned = False
@@ -266,6 +322,8 @@ def decide_greedy(g, rk, kind, s, n):
         _, add = scratch(rk)
         memo, n_memo = add + P, 0
         for k in range(n):
+            if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
+                continue
             card = g[oo + 2 * k + 1]
             if g[oo + 2 * k] == 0:
                 eff, amount = effective_effect(g, rk, card)
@@ -285,16 +343,19 @@ def decide_greedy(g, rk, kind, s, n):
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:
                     e += 2 * (P - 1) * GREEDY_KEEP_CANCEL
-            if k == 0 or e < best:
+            if arg < 0 or e < best:
                 best, arg = e, k
-        return arg
+        return max(arg, 0)
     if kind == D_NEXT_CARD:
-        best, arg = now, 0
+        # stop (option 0) unless a card beats the board now; a favouring bot must play one
+        best, arg = now, 0 if option_ok(g, rk, kind, s, n, 0, mode, ent, hits) else -1
         for k in range(1, n):
+            if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
+                continue
             e = card_best(g, rk, s, g[oo + 2 * k], now)
-            if e < best:
+            if arg < 0 or e < best:
                 best, arg = e, k
-        return arg
+        return max(arg, 0)
     if kind == D_CANCEL:
         value = 0
         if g[ctx + C_DECLARED]:
@@ -322,4 +383,10 @@ def decide_greedy(g, rk, kind, s, n):
 
 @policy
 def greedy_policy(g, rk, kind, seat, n, h):
-    return decide_greedy(g, rk, kind, seat, n)
+    return decide_greedy(g, rk, kind, seat, n, PLAIN, -1)
+
+
+@policy
+def restricted_greedy_policy(g, rk, kind, seat, n, h):
+    at = rk[O_SCRIPT] + seat * rk[R_L] * 2          # the seat's first script row: [mode, ent]
+    return decide_greedy(g, rk, kind, seat, n, g[at], g[at + 1])

@@ -127,6 +127,11 @@ class GreedyBot:
         return -max(led)[1] if led else 0
 
     def _action(self, d, view):
+        return _argmin(self.action_scores(d, view))
+
+    def action_scores(self, d, view) -> list:
+        """E(s) after each ACTION option (a discard: after its best placing, plus the cost
+        of giving up a Capybaranka)."""
         s, board = d.seat, view.board()
         penalty = 2 * (view.P - 1) * GREEDY_KEEP_CANCEL
         place_now = self.best_placing(board, s, view.discard_place_options(s), self.p["discard_place_tokens"])
@@ -137,7 +142,7 @@ class GreedyBot:
             else:
                 keep = penalty if view.comps.card_effect[u] == "cancel" else 0
                 scores.append(place_now + keep)
-        return _argmin(scores)
+        return scores
 
     def _next_card(self, d, view):
         s, board = d.seat, view.board()

@@ -28,11 +28,28 @@ def _reference(name, rs, seat, **options):
 
 @register("capybara", "greedy", doc="takes the option that leaves it the least fatigue (contract 13)")
 class Greedy:
+    """Takes +favor:CARD / +avoid:CARD (restricted.py)."""
+
+    restrictable = True
+
+    def __init__(self, restriction=None):
+        self.restriction = restriction
+
+    def _data(self, rs):
+        from .restricted import MODES
+        return MODES[self.restriction.mode], self.restriction.index("capybara", rs)
+
     def batch(self, rs):
+        if self.restriction is not None:
+            from .batch_greedy import restricted_greedy_policy
+            return BatchPolicy(restricted_greedy_policy, [self._data(rs)])    # data: script row 0
         from .batch_greedy import greedy_policy
         return BatchPolicy(greedy_policy)
 
     def reference(self, rs, seat):
+        if self.restriction is not None:
+            from .restricted import RestrictedGreedyBot
+            return RestrictedGreedyBot(rs, self.restriction.mode, self._data(rs)[1])
         return _reference("greedy", rs, seat)
 
 

@@ -63,6 +63,21 @@ def greedy_score(k, carn_out, want):
     return 0
 
 
+# Restricted play (issue 12): a seat's memory row [mode, trait] (restricted.py). FAVOR puts
+# the trait's worth above every other card (kept in hand, played first where it may go);
+# AVOID below every other (spent first, never played).
+PLAIN, FAVOR, AVOID = 0, 1, 2
+FAVOR_SCORE = 100
+
+
+@kernel
+def restricted_score(k, carn_out, want, mode, e):
+    """greedy_score, with the restricted trait e's worth moved (mode PLAIN: unchanged)."""
+    if mode != PLAIN and k == e:
+        return FAVOR_SCORE if mode == FAVOR else -1
+    return greedy_score(k, carn_out, want)
+
+
 @kernel
 def _put(acts, k, kind, card, s, slot):
     acts[k, 0] = kind
@@ -95,7 +110,7 @@ def greedy_context(a, b, seat):
 
 
 @kernel
-def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
+def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mode, e):
     """The hand card not in {u0, u1} with the smallest greedy._pay_key (-1: none)."""
     best = -1
     best_key = np.int64(0)
@@ -103,7 +118,7 @@ def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
         c = np.int64(a.hand[b, seat, j])
         if c == u0 or c == u1:
             continue
-        key = ((np.int64(greedy_score(rk.kind[c], carn_out, want)) << 20)
+        key = ((np.int64(restricted_score(rk.kind[c], carn_out, want, mode, e)) << 20)
                + ((32 + rk.cardfood[c]) << 10) + c)
         if best < 0 or key < best_key:
             best, best_key = c, key
@@ -111,14 +126,14 @@ def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1):
 
 
 @kernel
-def greedy_food_card(a, rk, b, seat):
+def greedy_food_card(a, rk, b, seat, mode, e):
     """greedy.food_card: the card with the smallest _keep_key (-1: empty hand)."""
     carn_out, want = greedy_context(a, b, seat)
     best = -1
     best_key = np.int64(0)
     for j in range(a.hand_n[b, seat]):
         c = np.int64(a.hand[b, seat, j])
-        key = ((np.int64(greedy_score(rk.kind[c], carn_out, want)) << 20)
+        key = ((np.int64(restricted_score(rk.kind[c], carn_out, want, mode, e)) << 20)
                + ((32 - rk.cardfood[c]) << 10) + c)
         if best < 0 or key < best_key:
             best, best_key = c, key
@@ -126,7 +141,7 @@ def greedy_food_card(a, rk, b, seat):
 
 
 @kernel
-def greedy_plan(a, rk, b, seat, acts):
+def greedy_plan(a, rk, b, seat, acts, mode, e):
     """greedy.plan, as rows of `acts`; returns the number of rows."""
     carn_out, want = greedy_context(a, b, seat)
     n = np.int64(a.hand_n[b, seat])
@@ -139,11 +154,13 @@ def greedy_plan(a, rk, b, seat, acts):
         c = np.int64(a.hand[b, seat, j])
         if rk.kind[c] == CARNIVORE and (cc < 0 or c < cc):
             cc = c
+    if e == CARNIVORE and mode != PLAIN:
+        want = 1 if mode == FAVOR else 0      # becoming a carnivore: favor whenever it can, avoid never
     if want and cc >= 0 and room and n >= 2:
-        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, np.int64(-1))
+        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, np.int64(-1), mode, e)
         k = _put(acts, k, NEW, pay, 0, 0)
         k = _put(acts, k, TRAIT, cc, n_sp, -1)
-        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay)
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay, mode, e)
         if grow >= 0:
             k = _put(acts, k, BODY, grow, n_sp, 0)
         return k
@@ -153,7 +170,7 @@ def greedy_plan(a, rk, b, seat, acts):
     n_used = 0
     new = n_sp <= 1 and n >= 3 and room
     if new:
-        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(-1), np.int64(-1))
+        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(-1), np.int64(-1), mode, e)
         k = _put(acts, k, NEW, u0, 0, 0)
         n_used += 1
     # the trait: leftmost non-carnivore with a free trait slot, else the new species
@@ -173,7 +190,7 @@ def greedy_plan(a, rk, b, seat, acts):
             kd = rk.kind[c]
             if c == u0 or (on_board >> kd) & 1 or kd == CARNIVORE:
                 continue
-            sc = greedy_score(kd, carn_out, want)
+            sc = restricted_score(kd, carn_out, want, mode, e)
             # the first card of the sorted hand with the highest score > 0
             if sc > best_score or (sc == best_score and best >= 0 and c < best):
                 best, best_score = c, sc
@@ -183,7 +200,7 @@ def greedy_plan(a, rk, b, seat, acts):
             n_used += 1
     # growth, keeping at least one card in hand
     if n - n_used >= 2:
-        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1)
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mode, e)
         s_best = -1
         v_best = 0
         for i in range(n_sp):
@@ -205,14 +222,49 @@ def greedy_plan(a, rk, b, seat, acts):
 
 
 @kernel
-def greedy_feed(a, rk, b, seat, opts, n_opts):
-    """greedy.feeding_choice: the index of the chosen row of `opts`."""
+def feed_uses(opts, r, seat, e):
+    """Whether feeding option row r uses trait e: an attack on another player (Carnivore),
+    storing (Fat Tissue), Intelligence's plant food (Intelligence); no other trait is a choice."""
+    kind = opts[r, 0]
+    if e == CARNIVORE:
+        return kind == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat
+    if e == FAT_TISSUE:
+        return kind == STORE
+    if e == INTELLIGENCE:
+        return kind == INTEL
+    return False
+
+
+@kernel
+def feed_hits(opts, n_opts, seat, mode, e):
+    """How many rows use trait e (0 for a plain bot)."""
+    hits = 0
+    if mode != PLAIN:
+        for r in range(n_opts):
+            if feed_uses(opts, r, seat, e):
+                hits += 1
+    return hits
+
+
+@kernel
+def feed_ok(opts, r, seat, mode, e, hits, n_opts):
+    """Whether row r may be chosen: favor keeps the rows using e when there are any, avoid
+    drops them unless every row uses e."""
+    if mode == PLAIN or hits == 0 or (mode == AVOID and hits == n_opts):
+        return True
+    return feed_uses(opts, r, seat, e) == (mode == FAVOR)
+
+
+@kernel
+def greedy_feed(a, rk, b, seat, opts, n_opts, mode, e):
+    """greedy.feeding_choice (among the rows feed_ok allows): the index of the chosen row."""
     P = a.n_species.shape[1]
+    hits = feed_hits(opts, n_opts, seat, mode, e)
     # the hungriest species that can eat plant food (ties: leftmost)
     veg_row = -1
     veg_h = np.int64(0)
     for r in range(n_opts):
-        if opts[r, 0] == VEG:
+        if opts[r, 0] == VEG and feed_ok(opts, r, seat, mode, e, hits, n_opts):
             i = opts[r, 1]
             h = np.int64(a.pop[b, seat, i]) - np.int64(a.food[b, seat, i])
             if veg_row < 0 or (-h, i) < (-veg_h, opts[veg_row, 1]):
@@ -221,7 +273,8 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
     att = -1
     att_h = np.int64(0)
     for r in range(n_opts):
-        if opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat:
+        if (opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat
+                and feed_ok(opts, r, seat, mode, e, hits, n_opts)):
             i = opts[r, 1]
             h = np.int64(a.pop[b, seat, i]) - np.int64(a.food[b, seat, i])
             if att < 0 or (-h, i) < (-att_h, att):
@@ -234,7 +287,7 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
         best_key = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
         for r in range(n_opts):
             if not (opts[r, 0] == ATTACK and opts[r, 4] < 0 and opts[r, 2] != seat
-                    and opts[r, 1] == att):
+                    and opts[r, 1] == att and feed_ok(opts, r, seat, mode, e, hits, n_opts)):
                 continue
             q, d = opts[r, 2], opts[r, 3]
             key = (np.int64(has(a, b, q, d, HORNS)), -np.int64(a.body[b, q, d]),
@@ -246,7 +299,7 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
     best = -1
     best_v = np.int64(0)
     for r in range(n_opts):
-        if opts[r, 0] == STORE:
+        if opts[r, 0] == STORE and feed_ok(opts, r, seat, mode, e, hits, n_opts):
             i = opts[r, 1]
             v = np.int64(a.body[b, seat, i]) - np.int64(a.fat[b, seat, i])
             if best < 0 or (-v, i) < (-best_v, opts[best, 1]):
@@ -255,13 +308,16 @@ def greedy_feed(a, rk, b, seat, opts, n_opts):
         return best
     # Intelligence: the hungriest (ties: leftmost)
     for r in range(n_opts):
-        if opts[r, 0] == INTEL:
+        if opts[r, 0] == INTEL and feed_ok(opts, r, seat, mode, e, hits, n_opts):
             i = opts[r, 1]
             v = np.int64(a.pop[b, seat, i]) - np.int64(a.food[b, seat, i])
             if best < 0 or (-v, i) < (-best_v, opts[best, 1]):
                 best, best_v = r, v
     if best >= 0:
         return best
+    for r in range(n_opts):          # forgo, or the first legal (allowed) row
+        if feed_ok(opts, r, seat, mode, e, hits, n_opts):
+            return r
     return 0
 
 
@@ -401,17 +457,17 @@ def random_feed(a, rk, b, seat, opts, n_opts, turn):
 
 @kernel
 def _greedy_food(a, rk, b, seat, mem):
-    return np.int64(greedy_food_card(a, rk, b, seat))
+    return np.int64(greedy_food_card(a, rk, b, seat, PLAIN, -1))
 
 
 @kernel
 def _greedy_plan(a, rk, b, seat, acts, mem):
-    return np.int64(greedy_plan(a, rk, b, seat, acts))
+    return np.int64(greedy_plan(a, rk, b, seat, acts, PLAIN, -1))
 
 
 @kernel
 def _greedy_feed(a, rk, b, seat, opts, n_opts, turn, mem):
-    return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts))
+    return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts, PLAIN, -1))
 
 
 @kernel

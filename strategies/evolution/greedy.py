@@ -26,12 +26,18 @@ a carnivore attacks the target without Horns first, then the largest body, then 
 order after its own seat, leftmost. Then Fat Tissue storing (most room), then
 Intelligence (hungriest), else forgo (or the first legal option when forgoing is illegal).
 Never attacks its own species; never spends a card on an Intelligence attack.
+
+Restricted play (`restriction` = (mode, trait id), compiled.PLAIN/FAVOR/AVOID): the trait's
+score becomes compiled.FAVOR_SCORE (favor: kept as food and payment, played as the trait
+wherever it may go) or -1 (avoid: spent first, never played); for Carnivore, becoming a
+carnivore happens whenever possible (favor) or never (avoid). Feeding chooses among the
+options compiled.feed_ok allows (those using the trait, or those not using it).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.traits import CARNIVORE, HORNS, TRAITS
+from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, HORNS, INTELLIGENCE, TRAITS
 from strategies.evolution import compiled
 
 # (2 carn_out, 2 want_carn, 17 traits): how much the bot wants to keep / play a trait. One
@@ -67,16 +73,23 @@ def _context(g, seat):
     return int(carn_out), int(want)
 
 
-def _scores(g, seat):
+def _scores(g, seat, restriction=None):
     out, want = _context(g, seat)
-    return SCORES[out, want], bool(out), bool(want)
+    score = SCORES[out, want]
+    if restriction is not None:
+        mode, e = restriction
+        score = score.copy()
+        score[e] = compiled.FAVOR_SCORE if mode == compiled.FAVOR else -1
+        if e == CARNIVORE:
+            want = int(mode == compiled.FAVOR)
+    return score, bool(out), bool(want)
 
 
-def plan(g, seat) -> list:
+def plan(g, seat, restriction=None) -> list:
     """The greedy card actions of `seat` (reference form)."""
     r = g.rules
     p = g.players[seat]
-    score, carn_out, want = _scores(g, seat)
+    score, carn_out, want = _scores(g, seat, restriction)
     food = g.cards.food
     hand = sorted(p.hand)
     n_sp = len(p.species)
@@ -132,14 +145,34 @@ def plan(g, seat) -> list:
     return acts
 
 
-def food_card(g, seat):
-    score, _, _ = _scores(g, seat)
+def food_card(g, seat, restriction=None):
+    score, _, _ = _scores(g, seat, restriction)
     hand = g.players[seat].hand
     return min(hand, key=lambda c: _keep_key(score[g.kind(c)], g.cards.food[c], c))
 
 
-def feeding_choice(g, seat, opts) -> tuple:
+def uses_trait(option, seat, e) -> bool:
+    """compiled.feed_uses: whether a feeding option uses trait e."""
+    if e == CARNIVORE:
+        return option[0] == "attack" and option[4] < 0 and option[2] != seat
+    return option[0] == {FAT_TISSUE: "store", INTELLIGENCE: "intel"}.get(e)
+
+
+def allowed(opts, seat, restriction):
+    """compiled.feed_ok: the options a restricted bot may choose among (in their order)."""
+    if restriction is None:
+        return list(opts)
+    mode, e = restriction
+    uses = [uses_trait(o, seat, e) for o in opts]
+    if not any(uses) or (mode == compiled.AVOID and all(uses)):
+        return list(opts)
+    want = mode == compiled.FAVOR
+    return [o for o, u in zip(opts, uses) if u == want]
+
+
+def feeding_choice(g, seat, opts, restriction=None) -> tuple:
     """The greedy choice among the legal feeding options `opts` (reference form)."""
+    opts = allowed(opts, seat, restriction)
     n = len(g.players)
     species = g.players[seat].species
 
@@ -172,11 +205,14 @@ class Greedy:
 
     name = "greedy"
 
+    def __init__(self, restriction=None):
+        self.restriction = restriction        # None, or (compiled.FAVOR | AVOID, trait id)
+
     def choose_food_card(self, g, seat):
-        return food_card(g, seat)
+        return food_card(g, seat, self.restriction)
 
     def play_cards(self, g, seat):
-        return plan(g, seat)
+        return plan(g, seat, self.restriction)
 
     def choose_feeding(self, g, seat, opts, turn):
-        return feeding_choice(g, seat, opts)
+        return feeding_choice(g, seat, opts, self.restriction)

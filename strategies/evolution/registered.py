@@ -7,7 +7,7 @@ decisions (tests/evolution/test_compiled_bots.py).
 from __future__ import annotations
 
 from ..registry import register
-from . import compiled
+from . import compiled, restricted
 from .greedy import Greedy as _Greedy
 from .random_bot import RandomBot as _Random
 from .silly import Silly as _Silly
@@ -26,7 +26,23 @@ class _Both:
 
 @register("evolution", "greedy", doc="feeds the hungriest species, plays the traits it scores highest")
 class Greedy(_Both):
+    """Takes +favor:TRAIT / +avoid:TRAIT (restricted.py)."""
+
     impl, policy = _Greedy, compiled.GREEDY
+    restrictable = True
+
+    def __init__(self, restriction=None):
+        self.restriction = restriction
+
+    def batch(self, rs):
+        if self.restriction is None:
+            return self.policy
+        return restricted.batch_policy(self.restriction, rs)
+
+    def reference(self, rs, seat):
+        if self.restriction is None:
+            return self.impl()
+        return restricted.reference_policy(self.restriction, rs)
 
 
 @register("evolution", "random", doc="uniform among the legal options")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..registry import register
 from .batch_policies import GreedyBatch, RandomBatch, ScriptBatch
 from .reference_bots import GreedyBot, RandomBot, ScriptBot
+from .restricted import RestrictedGreedyBatch, RestrictedGreedyBot
 
 _GREEDY: dict = {}        # ruleset hash -> its GreedyBatch (stateless: shared by all seats)
 _RANDOM = RandomBatch()
@@ -16,12 +17,26 @@ _RANDOM = RandomBatch()
 
 @register("evolversi", "greedy", doc="buys and plays the cards with the best printed value")
 class Greedy:
+    """Takes +favor:CARD / +avoid:CARD (restricted.py)."""
+
+    restrictable = True
+
+    def __init__(self, restriction=None):
+        self.restriction = restriction
+
+    def _rows(self, rs):
+        return self.restriction.ids("evolversi", rs)      # entity ids are cards.csv rows
+
     def batch(self, rs):
+        if self.restriction is not None:
+            return RestrictedGreedyBatch(rs, self.restriction.mode, self._rows(rs))
         if rs.hash not in _GREEDY:
             _GREEDY[rs.hash] = GreedyBatch(rs)
         return _GREEDY[rs.hash]
 
     def reference(self, rs, seat):
+        if self.restriction is not None:
+            return RestrictedGreedyBot(rs, self.restriction.mode, self._rows(rs))
         return GreedyBot(rs)
 
 

@@ -83,3 +83,22 @@ def rows(game: str, variant: str, players: int, bots, seed: int, start: int, sto
 def rows_digest(df) -> str:
     """sha256 of per-game rows, independent of polars' binary formats: CSV text, sorted by game."""
     return hashlib.sha256(df.sort("game").write_csv().encode()).hexdigest()
+
+
+def restricted_lineups(game: str, players: int, per_lineup: int = 4):
+    """Line-ups with the default bot favouring one entity and avoiding another (issue 12's
+    +favor/+avoid), walking every entity of the default data; [] if the default bot takes no
+    modifier. Each: seat 0 favours entity i, seat 1 avoids entity i + 1, the rest plain."""
+    from strategies.registry import _BOTS, _load
+    g = get_game(game)
+    base = g.default_bot
+    _load(game)
+    if not getattr(_BOTS[(game, base)], "restrictable", False):
+        return []
+    rs = g.data.load()
+    names = list(dict.fromkeys(str(n) for n in g.entities(rs)))
+    out = []
+    for i, e in enumerate(names):
+        specs = [f"{base}+favor:{e}", f"{base}+avoid:{names[(i + 1) % len(names)]}"] + [base] * (players - 2)
+        out.append(make_bots(game, specs[:players], players, rs))
+    return out

@@ -5,7 +5,7 @@ from simcore.games import GAMES
 from strategies.registry import make_bots
 
 from .kit import (assert_engines_agree, default_bots, four_or_nearest, game_variants, mixed_bots,
-                  player_counts)
+                  player_counts, restricted_lineups)
 
 GAMES_PER_COUNT = 2000          # the default data; a variant changes a few rules: fewer games
 GAMES_PER_COUNT_VARIANT = 500
@@ -24,6 +24,19 @@ def test_engines_agree_on_seeded_games_for_every_player_count(game, variant):
 def test_engines_agree_with_the_default_bot_in_every_seat(game):
     players = four_or_nearest(game)
     assert_engines_agree(game, "default", players, default_bots(game, players), seed=7, games=range(500))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_engines_agree_with_bots_that_favour_or_avoid_each_entity(game):
+    """Restricted play (issue 12): seat 0 favours entity i, seat 1 avoids entity i + 1, for
+    every entity; both engines make the same choices (about 600 games per game)."""
+    players = four_or_nearest(game)
+    lineups = restricted_lineups(game, players)
+    if not lineups:
+        pytest.skip(f"{game}'s default bot takes no +favor/+avoid")
+    per = max(12, 600 // len(lineups))
+    for k, bots in enumerate(lineups):
+        assert_engines_agree(game, "default", players, bots, seed=40 + k, games=range(per))
 
 
 def _agree_block(game, players, seed, start):
