@@ -154,10 +154,10 @@ def words(result: dict, field: str) -> str:
     def pct(t):
         return f"{100 * t[0]:.0f}% [{100 * t[1]:.0f}, {100 * t[2]:.0f}]"
     luck = s["deal"][0] + s["rest"][0]
-    verdict = ("mostly skill" if s["bot"][1] > 0.5 else "mostly luck" if s["bot"][2] < 0.5 else "luck and skill alike")
     return (f"switching one seat from {b} to {a} (the other seats {field}) explains {pct(s['bot'])} of the "
-            f"variance of the seat's win share; the deal {pct(s['deal'])}; the deal x bot interaction "
-            f"{pct(s['rest'])}. Luck in all: {100 * luck:.0f}%: {verdict} (for these bots)")
+            f"variance of the seat's win share (skill); the deal {pct(s['deal'])} (luck); the deal x bot "
+            f"interaction {pct(s['rest'])} (luck that depends on who plays). Skill {100 * s['bot'][0]:.0f}%, "
+            f"luck {100 * luck:.0f}% (for these bots)")
 
 
 def text(result: dict, manifest: dict) -> str:

@@ -78,3 +78,15 @@ def test_bad_luck_input_is_one_line_and_exit_2(argv, key, capsys, tmp_path):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and key in err
     assert not (tmp_path / "x").exists()
+
+
+def test_ladder_reports_luck_and_skill_from_its_own_tables(tmp_path, capsys):
+    out = tmp_path / "lad"
+    assert cli.main(["ladder", "evolversi", "--bots", "random,greedy", "--players", "3", "--games", "300",
+                     "--out", str(out), "--quiet"]) == 0
+    assert "Luck and skill" in capsys.readouterr().out
+    doc = json.loads((out / "ladder.json").read_text())
+    assert doc["luck"]["bots"] == ["greedy", "random"] and doc["luck"]["field"] == "random"
+    assert doc["luck"]["games"] == 50 and doc["luck"]["seats"] == 3
+    html = (out / "ladder.html").read_text()
+    assert 'id="luck"' in html and "greedy against random at a seat" in html
