@@ -21,7 +21,7 @@ import polars as pl
 from . import coverage as C
 from . import findings as F
 from . import impact as I
-from . import flow_section
+from . import flow_section, targets_section
 from . import metrics as M
 from . import pairing as P
 from . import plots
@@ -205,8 +205,12 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     found += F.defaults_findings(manifest.get("rulesets", {}))
     verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder, adjusted)
     flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing")
+    targets = targets_section.build(base_games, tallies, base_ids, labels, manifest["config"].get("target"))
+    if targets is not None:
+        found.insert(0, {"level": "info" if targets["rows"] and targets["rows"][0]["all_met"] else "warn",
+                         "text": "Targets: " + targets["summary"] + "."})
     return {
-        "flow": flow,
+        "flow": flow, "targets": targets,
         "verdict": verdict,
         "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
         "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,
