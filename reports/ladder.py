@@ -117,15 +117,10 @@ def ratings_chart(ratings: pl.DataFrame, title: str = "") -> str:
     return plots.to_data_uri(fig)
 
 
-def luck_text() -> dict:
-    from .luck import TEXT
-    return TEXT
-
-
 def write_outputs(out: Path, manifest: dict, ratings: pl.DataFrame, h2h: pl.DataFrame, skill: dict,
                   matches: pl.DataFrame, luck: dict | None = None) -> list[Path]:
     """ladder.csv/.parquet, headtohead.csv, matches.parquet, ladder.json and ladder.html in `out`."""
-    from .html import _environment, write_text_atomic
+    from .html import _environment, luck_text, write_text_atomic
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "ladder.csv", out / "ladder.parquet", out / "headtohead.csv", out / "matches.parquet",
              out / "ladder.json", out / "ladder.html"]
