@@ -31,7 +31,7 @@ from .sweep import run_sweep
 __all__ = ["simulate", "load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
            "seat_win_rates", "faction_win_rates", "bot_win_rates", "balance", "game_length",
            "length_histogram", "end_reasons", "score_margin", "entity_impact", "ablations",
-           "pairings", "adjusted_association", "bots_impact", "paired_difference", "report", "coverage", "ladder"]
+           "pairings", "adjusted_association", "bots_impact", "paired_difference", "report", "coverage", "ladder", "luck", "targets"]
 
 
 def simulate(ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0, jobs: int = 1,
@@ -197,6 +197,36 @@ def ladder(ruleset, bots, players: int = 4, games: int = 2000, seed: int = 0, jo
     ratings = fit_ratings(lad.matches, lad.bots, seed=seed)
     h2h = with_predictions(head_to_head(lad.matches, players), ratings, players)
     return _out(ratings, pandas), _out(h2h, pandas), skill_matters(ratings, h2h)
+
+
+def targets(run, pandas: bool = False):
+    """Every base point against the config's `[target]` (reports.targets_section): rank, shortfall,
+    and per metric the estimate, its 95% interval and met / missed / unsure. Empty without targets."""
+    from reports.html import describe_point
+    from reports.targets_section import rank_points
+    r = _run(run)
+    goal = r.manifest["config"].get("target") or {}
+    if not goal:
+        return _out(pl.DataFrame(), pandas)
+    goal = {k: tuple(v) if isinstance(v, list) else v for k, v in goal.items()}
+    base = [p for p in r.manifest["points"] if p.get("ablated") is None]
+    labels = {p["index"]: describe_point(p) for p in base}
+    return _out(rank_points(_base_games(r), r.tallies(), [p["index"] for p in base], labels, goal), pandas)
+
+
+def luck(ruleset, bots="greedy,random", field: str | None = None, players: int = 4, games: int = 2000,
+         seed: int = 0, jobs: int = 1, bootstrap: int = 1000) -> dict:
+    """Luck against skill (experiments.luck, reports.luck): the same deals with each of two bots
+    at every seat, the other seats `field` (default the second bot); the share of the seat's
+    win-share variance explained by the bot, by the deal and by their interaction, with 95%
+    bootstrap intervals. Returns the decomposition with "table" (one row per component),
+    "words" (one sentence naming the bots) and "manifest" (what was played)."""
+    from reports import luck as L
+
+    from .luck import manifest, play_luck
+    run = play_luck(ruleset, bots, field, players, games, seed, jobs)
+    result = L.decompose(run.y, run.bots, bootstrap=bootstrap, seed=seed)
+    return dict(result, table=L.share_table(result), words=L.words(result, run.field), manifest=manifest(run))
 
 
 def report(run, out: str | Path | None = None) -> Path:

@@ -595,6 +595,8 @@ def build_parser() -> argparse.ArgumentParser:
         register(sub)
     from experiments.ladder_cli import register as register_ladder
     register_ladder(sub)
+    from experiments.luck_cli import register as register_luck
+    register_luck(sub)
     return ap
 
 

@@ -21,6 +21,9 @@ whole config (including every ruleset point it expands to) has been checked.
     replicates = 1                  # >1: independent replicates, seeds from SeedSequence(seed).spawn
     batch_size = 1000               # games per chunk (one parquet file each)
     target_rounds = [8, 15]         # optional: the game length designers aim for
+    [target]                        # optional: what the report marks and ranks points by (as tune's
+    lead_changes = [1.0, 3.0]       #   [targets]: a [low, high] range or an upper bound; rates in points;
+    faction_gap = 5.0               #   a game-flow metric turns trajectories on; reports/targets.py)
 
     [[grid]]                        # axes expand in file order, the last one fastest
     param = "fourth_card_space"     # a rule parameter ...
@@ -62,11 +65,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reports.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
 
 TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots", "trajectories",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
-            "target_rounds", "grid", "ablation", "restricted"}
+            "target_rounds", "target", "grid", "ablation", "restricted"}
 AXIS_KINDS = ("param", "table", "variants", "data", "edits", "bots")
 AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "bots", "labels"}
 ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
@@ -143,6 +147,7 @@ class SweepConfig:
     ablation: Ablation | None
     trajectories: bool = False      # record each seat's standing after each round (flow metrics)
     restricted: Restricted | None = None
+    target: dict = field(default_factory=dict)   # metric -> upper bound or (low, high): marks and ranks points
     text: str = field(default="", repr=False, compare=False)   # the TOML as given (the run folder keeps it)
 
     def resolved(self) -> dict:
@@ -165,11 +170,13 @@ class SweepConfig:
             # only when on, so the digest of every config written before the key existed holds
             **({"trajectories": True} if self.trajectories else {}),
             **({"restricted": self.restricted.resolved()} if self.restricted else {}),
+            **({"target": {k: list(v) if isinstance(v, tuple) else v for k, v in self.target.items()}}
+               if self.target else {}),
         }
 
     def digest(self) -> str:
         """Hash of what decides the games played (not the name or description)."""
-        doc = {k: v for k, v in self.resolved().items() if k not in ("name", "description")}
+        doc = {k: v for k, v in self.resolved().items() if k not in ("name", "description", "target")}
         return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -357,6 +364,38 @@ def _restricted(c: _Checker, doc: Any) -> Restricted | None:
     return Restricted(bot, entities, modifiers, seats)
 
 
+def _number(c: _Checker, key: str, value: Any) -> float | int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        c.fail(key, f"must be a number, got {value!r}")
+    return value
+
+
+def parse_targets(c: _Checker, doc: Any, prefix: str = "target") -> dict:
+    """{metric: upper bound or (low, high)} from a targets table (tune's `[targets]`, a sweep's `[target]`)."""
+    doc = c.table(prefix, doc)
+    if not doc:
+        c.fail(prefix, "names no target; give at least one of: " + ", ".join(TARGETS))
+    out = {}
+    for name, value in doc.items():
+        key = f"{prefix}.{name}"
+        if name not in TARGETS:
+            c.fail(key, "no such metric; targets: " + "; ".join(f"{k} ({v})" for k, v in TARGETS.items()))
+        if name == "rounds" or (name in FLOW_TARGETS and isinstance(value, list)):
+            if not isinstance(value, list) or len(value) != 2:
+                c.fail(key, f"must be [shortest, longest] mean rounds, got {value!r}" if name == "rounds" else
+                       f"must be [low, high] or an upper bound, got {value!r}")
+            a, b = (_number(c, f"{key}[{j}]", v) for j, v in enumerate(value))
+            if a > b:
+                c.fail(key, "shortest must not exceed longest")
+            out[name] = (float(a), float(b))
+        else:
+            value = _number(c, key, value)
+            if value < 0:
+                c.fail(key, f"must be 0 or more points, got {value}")
+            out[name] = float(value)
+    return out
+
+
 def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     """Parse and type-check a config's TOML text (no ruleset checks: see grid.expand)."""
     c = _Checker(file)
@@ -415,6 +454,22 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     if restricted is not None and ("bots" in doc or perm or any(a.kind == "bots" for a in axes)):
         c.fail("restricted", "sets who plays (its bot in every seat, one seat modified); drop `bots`, "
                              "bot_permutations and any bots axis")
+    goals = parse_targets(c, doc["target"], "target") if "target" in doc else {}
+    trajectories = c.boolean("trajectories", doc.get("trajectories", False))
+    flow = [t for t in goals if t in FLOW_TARGETS]
+    if flow:
+        # A game-flow target is measured on trajectories: turn them on (the rows stay the same
+        # games; the standing columns are added), unless the config turned them off.
+        if doc.get("trajectories") is False:
+            c.fail(f"target.{flow[0]}", "a game-flow target needs trajectories; remove `trajectories = false` "
+                                        "(a flow target turns them on)")
+        from simcore.games import GAMES, get_game
+        ruleset = doc["ruleset"]
+        if ruleset in GAMES and get_game(ruleset).standing_label is None:
+            able = [g for g in GAMES if get_game(g).standing_label is not None]
+            c.fail(f"target.{flow[0]}", f"a game-flow target needs trajectories, which {ruleset}'s engines do "
+                                        f"not record yet; games that do: {', '.join(able) or 'none'}")
+        trajectories = True
     return SweepConfig(
         file=file, name=c.text("name", doc.get("name", Path(file).stem)),
         description=c.text("description", doc.get("description", "")),
@@ -425,8 +480,7 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         replicates=c.integer("replicates", doc.get("replicates", 1), 1),
         batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
         target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")),
-        trajectories=c.boolean("trajectories", doc.get("trajectories", False)), restricted=restricted,
-        text=text)
+        trajectories=trajectories, target=goals, restricted=restricted, text=text)
 
 
 def read_config_text(path: str | Path) -> str:

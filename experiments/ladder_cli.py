@@ -64,13 +64,24 @@ def cmd_ladder(args) -> int:
     ratings = fit_ratings(lad.matches, lad.bots, seed=args.seed)
     h2h = with_predictions(head_to_head(lad.matches, args.players), ratings, args.players)
     skill = skill_matters(ratings, h2h)
+    # Luck against skill from the ladder's own tables: the best bot alone against the weakest,
+    # against the weakest's mirror table (one more table, the same game indices).
+    from reports import luck as L
+
+    from .luck import luck_from_ladder
+    lrun = luck_from_ladder(lad, skill["best"], skill["weakest"], args.jobs)
+    luck = dict(L.decompose(lrun.y, lrun.bots, seed=args.seed), field=lrun.field,
+                words=None, mirror_seconds=lrun.seconds)
+    luck["words"] = L.words(luck, lrun.field)
     tables = len(rotations("a", "b", args.players))
     manifest = {"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "players": args.players,
                 "seed": args.seed, "bots": lad.bots, "games_per_table": lad.games_per_table,
                 "tables_per_pair": tables, "games_per_pair": lad.games_per_table * tables, "seconds": seconds,
                 "seconds_per_pair": lad.seconds, "jobs": args.jobs, "versions": _versions()}
     print(ladder_text(manifest, ratings, h2h, skill))
+    print(f"\nLuck and skill ({luck['games']:,} game indices x {luck['seats']} seats; the ladder's tables of "
+          f"{skill['best']} alone against {skill['weakest']}, and {skill['weakest']} at every seat): {luck['words']}.")
     if out is not None:
-        paths = write_outputs(out, manifest, ratings, h2h, skill, lad.matches)
+        paths = write_outputs(out, manifest, ratings, h2h, skill, lad.matches, luck)
         print("\nwrote " + ", ".join(str(p) for p in paths))
     return 0

@@ -73,6 +73,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UserError("is a folder; give a file name for the report", file=str(out))
     write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_balance_table(run)
+    print_targets(run)
     print_paired_checks(run, games)
     if missing:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
@@ -112,6 +113,21 @@ def print_balance_table(run) -> None:
               f"  {r['balance']:>6.3f} [{r['balance_low']:.3f}, {r['balance_high']:.3f}]"
               f"  {r['seat0_rate']:>11.3f}  {r['fair']:>5.3f}  {r['best']} / {r['worst']}")
     print("(fair = the fair share of wins, 1 / players)")
+
+
+def print_targets(run) -> None:
+    """The points ranked against the config's `[target]`, one line each (nothing without targets)."""
+    from experiments.api import targets
+    from reports.targets_section import bound_text
+    ranked = targets(run)
+    goal = run.manifest["config"].get("target") or {}
+    if ranked.height == 0:
+        return
+    print("\ntargets (" + "; ".join(f"{k} {bound_text(k, v)}" for k, v in goal.items())
+          + "): points ranked; met = the whole 95% interval inside, missed = wholly outside")
+    for r in ranked.iter_rows(named=True):
+        cells = [f"{k} {r[k]:.2f} [{r[k + '_low']:.2f}, {r[k + '_high']:.2f}] {r[k + '_mark']}" for k in goal]
+        print(f"  {r['rank']}. {r['label']}: " + "; ".join(cells) + f"  (shortfall {r['shortfall']:.2f})")
 
 
 def print_paired_checks(run, games) -> None:

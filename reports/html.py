@@ -21,8 +21,7 @@ import polars as pl
 from . import coverage as C
 from . import findings as F
 from . import impact as I
-from . import flow_section
-from . import map_plot
+from . import flow_section, luck_section, map_plot, targets_section
 from . import metrics as M
 from . import pairing as P
 from . import plots
@@ -102,6 +101,11 @@ def entity_notes(tables: dict | None, names) -> dict:
                      if c not in BOOKKEEPING and v not in (None, "", False) and not (c == "optional" and not v)]
             out[n] = {"stats": ", ".join(stats[:7]), "text": str(r.get("text", ""))}
     return out
+
+
+def luck_text() -> dict:
+    from .luck import TEXT
+    return TEXT
 
 
 def build_verdict(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, impact: pl.DataFrame,
@@ -214,8 +218,14 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     found += F.defaults_findings(manifest.get("rulesets", {}))
     verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder, adjusted)
     flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing")
+    targets = targets_section.build(base_games, tallies, base_ids, labels, manifest["config"].get("target"))
+    if targets is not None:
+        found.insert(0, {"level": "info" if targets["rows"] and targets["rows"][0]["all_met"] else "warn",
+                         "text": "Targets: " + targets["summary"] + "."})
+    lucks = luck_section.build(base_games, points, labels, seed=manifest["config"].get("seed", 0))
+    found += [{"level": "info", "text": f"Luck and skill: {lk['words']} ({lk['title']})."} for lk in lucks]
     return {
-        "flow": flow,
+        "flow": flow, "targets": targets, "lucks": lucks, "luck_text": luck_text(),
         "verdict": verdict,
         "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
         "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,

@@ -118,9 +118,9 @@ def ratings_chart(ratings: pl.DataFrame, title: str = "") -> str:
 
 
 def write_outputs(out: Path, manifest: dict, ratings: pl.DataFrame, h2h: pl.DataFrame, skill: dict,
-                  matches: pl.DataFrame) -> list[Path]:
+                  matches: pl.DataFrame, luck: dict | None = None) -> list[Path]:
     """ladder.csv/.parquet, headtohead.csv, matches.parquet, ladder.json and ladder.html in `out`."""
-    from .html import _environment, write_text_atomic
+    from .html import _environment, luck_text, write_text_atomic
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "ladder.csv", out / "ladder.parquet", out / "headtohead.csv", out / "matches.parquet",
              out / "ladder.json", out / "ladder.html"]
@@ -128,10 +128,12 @@ def write_outputs(out: Path, manifest: dict, ratings: pl.DataFrame, h2h: pl.Data
     ratings.write_parquet(paths[1])
     h2h.write_csv(paths[2])
     matches.write_parquet(paths[3])
-    doc = dict(manifest, ratings=ratings.to_dicts(), head_to_head=h2h.to_dicts(), skill=skill)
+    doc = dict(manifest, ratings=ratings.to_dicts(), head_to_head=h2h.to_dicts(), skill=skill,
+               **({"luck": luck} if luck is not None else {}))
     write_text_atomic(paths[4], json.dumps(doc, indent=2, default=str))
     html = _environment().get_template("ladder.html.j2").render(
         m=manifest, ratings=ratings.to_dicts(), h2h=h2h.to_dicts(), skill=skill,
+        lucks=[luck] if luck is not None else [], luck_text=luck_text(),
         figure=ratings_chart(ratings, f"{manifest['ruleset']}: skill ladder, {manifest['players']} players"))
     write_text_atomic(paths[5], html)
     return paths

@@ -59,9 +59,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reports.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
 
-from ..config import SweepConfig, _Checker, parse_config, read_config_text
+from ..config import SweepConfig, _Checker, _number, parse_config, parse_targets, read_config_text
 
 SWEEP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
               "factions", "seed", "batch_size"}
@@ -70,21 +71,7 @@ VAR_KEYS = {"name", "param", "index", "table", "where", "column", "min", "max", 
 BUDGET_KEYS = {"games", "minutes"}
 SEARCH_KEYS = {"first_games", "max_games", "eta", "max_changes", "beam"}
 PROOF_KEYS = {"games"}
-# target name -> what it bounds (documentation for errors and reports)
-TARGETS = {
-    "faction_gap": "largest faction win-rate gap (points)",
-    "seat_gap": "largest seat win-rate gap (points)",
-    "entity_impact": "largest entity impact, |win rate with - without| (points)",
-    "rounds": "mean game length (rounds)",
-    "first_seat": "first-seat advantage, win rate - fair share (points)",
-    # game flow (docs/metrics.md), from trajectories: a [low, high] range or an upper bound
-    "lead_changes": "mean lead changes per game",
-    "decisiveness": "mean share of the game played when the winner took the lead for good (0 to 1)",
-    "drama": "mean of how far behind the winner was at its worst (standing)",
-    "comeback": "share of games won by a seat that was last at the halfway round (points)",
-    "late_swap": "share of games whose last round changed the leader (points)",
-}
-FLOW_TARGETS = ("lead_changes", "decisiveness", "drama", "comeback", "late_swap")
+# the target catalogue is shared with sweep configs' [target] (reports.targets)
 
 
 @dataclass(frozen=True)
@@ -145,12 +132,6 @@ class TuneConfig:
         return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _number(c: _Checker, key: str, value: Any) -> float | int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        c.fail(key, f"must be a number, got {value!r}")
-    return value
-
-
 def _variable(c: _Checker, i: int, doc: Any) -> Variable:
     key = f"variables[{i}]"
     doc = c.table(key, doc)
@@ -188,27 +169,7 @@ def _variable(c: _Checker, i: int, doc: Any) -> Variable:
 
 
 def _targets(c: _Checker, doc: Any) -> dict:
-    doc = c.table("targets", doc)
-    if not doc:
-        c.fail("targets", "names no target; give at least one of: " + ", ".join(TARGETS))
-    out = {}
-    for name, value in doc.items():
-        key = f"targets.{name}"
-        if name not in TARGETS:
-            c.fail(key, "no such metric; targets: " + "; ".join(f"{k} ({v})" for k, v in TARGETS.items()))
-        if name == "rounds" or (name in FLOW_TARGETS and isinstance(value, list)):
-            if not isinstance(value, list) or len(value) != 2:
-                c.fail(key, f"must be [shortest, longest] mean rounds, got {value!r}")
-            a, b = (_number(c, f"{key}[{j}]", v) for j, v in enumerate(value))
-            if a > b:
-                c.fail(key, "shortest must not exceed longest")
-            out[name] = (float(a), float(b))
-        else:
-            value = _number(c, key, value)
-            if value < 0:
-                c.fail(key, f"must be 0 or more points, got {value}")
-            out[name] = float(value)
-    return out
+    return parse_targets(c, doc, "targets")
 
 
 def parse_tune(text: str, file: str = "tune.toml") -> TuneConfig:
