@@ -386,7 +386,7 @@ def parse_targets(c: _Checker, doc: Any, prefix: str = "target") -> dict:
                        f"must be [low, high] or an upper bound, got {value!r}")
             a, b = (_number(c, f"{key}[{j}]", v) for j, v in enumerate(value))
             if a > b:
-                c.fail(key, "shortest must not exceed longest")
+                c.fail(key, "shortest must not exceed longest" if name == "rounds" else "low must not exceed high")
             out[name] = (float(a), float(b))
         else:
             value = _number(c, key, value)

@@ -40,6 +40,7 @@ def test_a_flow_target_turns_trajectories_on_and_leaves_the_games_digest_of_a_tr
     ("[target]\nlead_change = 2.0\n", "target.lead_change", "no such metric"),
     ("trajectories = false\n[target]\ndrama = 2.0\n", "target.drama", "needs trajectories"),
     ("[target]\nlead_changes = [3.0]\n", "target.lead_changes", "[low, high]"),
+    ("[target]\ndecisiveness = [0.9, 0.2]\n", "target.decisiveness", "low must not exceed high"),
     ("[target]\n", "target", "names no target"),
     ("target = 'lead_changes'\n", "target", "must be a table"),
 ])
