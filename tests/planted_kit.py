@@ -31,9 +31,14 @@ def knockout_row(run, entity: str, base: int) -> dict:
     return {**row, **{f"pair_{k}": v for k, v in pr.row(0, named=True).items()}}
 
 
-def report_context(run) -> dict:
-    """The report's context (reports.html.build_context): verdict, findings, tables."""
-    return build_context(run.manifest, run.games(), run.tallies())
+def report_context(run, knockouts: bool = True) -> dict:
+    """The report's context (reports.html.build_context): verdict, findings, tables; with
+    knockouts=False, the report of the base points alone (as if the config had no [ablation])."""
+    if knockouts:
+        return build_context(run.manifest, run.games(), run.tallies())
+    base = [p for p in run.points if p.get("ablated") is None]
+    index = [p["index"] for p in base]
+    return build_context(dict(run.manifest, points=base), run.games(index), run.tallies(index))
 
 
 def said_about(ctx: dict, entity: str) -> tuple[list[dict], list[dict]]:

@@ -9,10 +9,12 @@ package, so the basenames must differ.)
 """
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 from experiments import api
-from tests.planted_kit import knockout_row, sweep
+from planted_decoy_bot import DecoyLeader
+from tests.planted_kit import knockout_row, registered, report_context, said_about, sweep
 
 # ----------------------------------------------------------------------------- (a) a stronger trait
 
@@ -52,6 +54,62 @@ values = [1, 2]
 
 [ablation]
 entities = ["foraging"]
+"""
+
+# ----------------------------------------------------------------------------- (b) a decoy
+
+DECOY, LEADER = "ambush", "planted-decoy-leader"
+
+
+@pytest.fixture
+def leader_bot():
+    with registered("evolution", LEADER, DecoyLeader) as name:
+        yield name
+
+
+@pytest.mark.slow
+def test_decoy_is_associated_but_not_causal(tmp_path, leader_bot):
+    """Ambush knocked out from the start (active = 0: the cards are dealt, held and played as
+    before, the trait does nothing), played only by a seat alone with the most food in its bag
+    (tests/evolution/planted_decoy_bot.py: a compiled build.Policy; greedy never plays Ambush),
+    4 players, 3,000 games (seed 3). Slow only because a new bot set builds its own compiled
+    engine the first time (about 40 s of CPU, then cached). Measured: played by 135 of 12,000
+    seats (greedy uses Ambush as its food card first, so leaders rarely still hold one); raw
+    association +50.3 pp [39.2, 61.3], adjusted for the number of traits played +49.9 pp
+    [38.8, 60.9] (corrected over 16 traits; the test asks for lower bounds above +15 pp);
+    knockout 0.0 pp [0.0, 0.0], 100% of games identical. The verdict names seven other traits
+    (as associations) but not Ambush; the findings call it an association and give the
+    knockout's "no clear causal effect"."""
+    run = sweep(tmp_path, CONFIG_B.format(bot=leader_bot))
+    adj = api.adjusted_association(run).filter(pl.col("entity") == DECOY).row(0, named=True)
+    assert adj["raw_low"] > 0.15 and adj["ci_low"] > 0.15, adj
+    raw = api.entity_impact(run).filter(pl.col("entity") == DECOY).row(0, named=True)
+    assert raw["flagged"] and raw["ci_low"] > 0.15
+    ko = knockout_row(run, DECOY, 0)
+    assert ko["holders"] == adj["holders"] > 50
+    assert ko["ci_low"] <= 0 <= ko["ci_high"] and ko["pair_holds"]
+    problems, findings = said_about(report_context(run), DECOY)
+    assert problems == []
+    assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
+    assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
+    assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
+    # The contrast: the same games reported without the knockout: the verdict goes by the association.
+    alone, _ = said_about(report_context(run, knockouts=False), DECOY)
+    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
+
+
+CONFIG_B = """
+name = "planted-decoy"
+ruleset = "evolution"
+players = 4
+bots = "{bot}"
+games = 3000
+seed = 3
+batch_size = 3000
+edits = [{{ table = "cards", where = {{ trait = "ambush" }}, set = {{ active = 0 }} }}]
+
+[ablation]
+entities = ["ambush"]
 """
 
 # ----------------------------------------------------------------------------- (c) a rarely used trait

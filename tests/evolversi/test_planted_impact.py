@@ -169,6 +169,9 @@ def test_decoy_is_associated_but_not_causal(tmp_path, leader_bot):
     assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
     assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
     assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
+    # The contrast: the same games reported without the knockout: the verdict goes by the association.
+    alone, _ = said_about(report_context(run, knockouts=False), DECOY)
+    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
 
 
 CONFIG_B = """
