@@ -16,7 +16,6 @@ from simcore.games.evolversi.schema import GAME_DATA
 from strategies.evolversi import values
 from strategies.evolversi.batch_policies import GreedyBatch
 from strategies.evolversi.reference_bots import GreedyBot
-from strategies.registry import make_bots
 
 from evolversi_kit import play_batch, play_one
 from tests.planted_kit import knockout_row, registered, report_context, said_about, sweep
@@ -30,7 +29,8 @@ def test_knockout_finds_a_stronger_mutazione(tmp_path):
     positive, so the test asks for the increase: the stronger card's corrected interval lies
     wholly above the default card's (non-overlapping intervals: stricter than a paired test
     of the difference). Measured: default +8.9 pp [7.5, 10.2], stronger +16.5 pp [14.7, 18.3]
-    (4.5 pp between the intervals); with 4,000 games +8.4 [7.8, 9.1] and +16.5 [15.6, 17.5].
+    (4.5 pp between the intervals; paired, api.knockout_change: +7.6 pp [5.8, 9.4]); with 4,000
+    games +8.4 [7.8, 9.1] and +16.5 [15.6, 17.5].
     Mutazione is bought in nearly every game, so the knockout's pairing is causal by design."""
     run = sweep(tmp_path, CONFIG_A)
     default, stronger = (knockout_row(run, "Mutazione", p) for p in (0, 1))
@@ -39,6 +39,8 @@ def test_knockout_finds_a_stronger_mutazione(tmp_path):
         assert r["pair_holds"] and r["holders"] > 1000
     assert stronger["ci_low"] > 0
     assert default["ci_low"] > 0 and stronger["ci_low"] > default["ci_high"], (default, stronger)
+    change = api.knockout_change(run, "Mutazione", 0, 1)            # the same, paired by game
+    assert change["ci_low"] > 0.03, change
 
 
 CONFIG_A = """
