@@ -31,7 +31,8 @@ from .sweep import run_sweep
 __all__ = ["simulate", "load_config", "plan", "sweep", "open_run", "games", "tallies", "points", "headline",
            "seat_win_rates", "faction_win_rates", "bot_win_rates", "balance", "game_length",
            "length_histogram", "end_reasons", "score_margin", "entity_impact", "ablations",
-           "pairings", "adjusted_association", "bots_impact", "paired_difference", "report", "coverage", "ladder", "luck", "targets"]
+           "pairings", "knockout_change", "adjusted_association", "bots_impact", "paired_difference", "report",
+           "coverage", "ladder", "luck", "targets"]
 
 
 def simulate(ruleset, bots=None, players: int = 4, games: int = 1000, seed: int = 0, jobs: int = 1,
@@ -145,6 +146,13 @@ def pairings(run, pandas: bool = False):
     r = _run(run)
     grid = [a["name"] for a in r.manifest["config"].get("grid", [])]
     return _out(P.point_pairings(r.games(), r.points, _reference(r), grid), pandas)
+
+
+def knockout_change(run, entity: str, a: int, b: int) -> dict:
+    """The change of `entity`'s knockout effect from base point a to base point b (same games), e.g. the
+    default data against an edit that makes it stronger: effect_a, effect_b, change with a paired 95% interval."""
+    r = _run(run)
+    return I.knockout_change(r.games(), r.points, entity, a, b)
 
 
 def adjusted_association(run, point: int | None = None, bot: str | None = None, pandas: bool = False):

@@ -137,25 +137,73 @@ def adjusted_association(games: pl.DataFrame, names: dict[str, list[int]], bot: 
     return _with_bound(pl.DataFrame(rows, infer_schema_length=None)).sort("bound", descending=True, nulls_last=True)
 
 
-def knockout_by_bot(base: pl.DataFrame, ablated: pl.DataFrame, ids: Sequence[int], bot: str | None,
-                    z: float = Z95) -> dict:
-    """Holders' win share at the base games minus at the same games with the entity knocked out,
-    over the seats `bot` played (None: all); clustered by game."""
+def _holder_sums(base: pl.DataFrame, ablated: pl.DataFrame, ids: Sequence[int], bot: str | None):
+    """Per game (sorted by game): the holders' summed win share at base minus at the knockout
+    (num) and the number of holders (den), over the seats `bot` played (None: all); None without flags."""
     base, ablated = base.sort("game"), ablated.sort("game")
     sb, sa = SeatGames(base, bot), SeatGames(ablated, bot)
     h = sb.holds(ids)
     if h is None:
-        return {"holders": 0, "effect": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+        return None
     h = h & sb.seated
     d = np.where(h, sb.y - np.nan_to_num(sa.y), 0.0)
-    num = np.bincount(sb.game, weights=d, minlength=sb.n_games)
-    den = np.bincount(sb.game, weights=h, minlength=sb.n_games)
-    total = den.sum()
-    if total == 0 or sb.n_games < 2:
+    return (np.bincount(sb.game, weights=d, minlength=sb.n_games),
+            np.bincount(sb.game, weights=h, minlength=sb.n_games))
+
+
+def knockout_by_bot(base: pl.DataFrame, ablated: pl.DataFrame, ids: Sequence[int], bot: str | None,
+                    z: float = Z95) -> dict:
+    """Holders' win share at the base games minus at the same games with the entity knocked out,
+    over the seats `bot` played (None: all); clustered by game."""
+    sums = _holder_sums(base, ablated, ids, bot)
+    if sums is None:
+        return {"holders": 0, "effect": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+    num, den = sums
+    total, n = den.sum(), len(den)
+    if total == 0 or n < 2:
         return {"holders": int(total), "effect": math.nan, "ci_low": math.nan, "ci_high": math.nan}
     r = num.sum() / total
-    se = math.sqrt(((num - r * den) ** 2).sum() * sb.n_games / (sb.n_games - 1)) / total
+    se = math.sqrt(((num - r * den) ** 2).sum() * n / (n - 1)) / total
     return {"holders": int(total), "effect": float(r), "ci_low": r - z * se, "ci_high": r + z * se}
+
+
+def knockout_change(games: pl.DataFrame, points: Sequence[dict], entity: str, base_a: int, base_b: int,
+                    z: float = Z95) -> dict:
+    """How much an entity's knockout effect changed between two base points that play the same
+    game indices (e.g. the default data and an edit that makes the entity stronger): the effect
+    at base_b minus the effect at base_a, with a paired interval clustered by game.
+
+    Each effect is a ratio (holders' summed paired difference / holders); the change's variance
+    is that of the per-game sums of both ratios' influences (delta method), so whatever the two
+    settings share game by game (the same deals, the same knocked-out games) cancels.
+    """
+    sums = {}
+    for base in (base_a, base_b):
+        q = next((p for p in points if p.get("ablated") == entity and p.get("base") == base), None)
+        if q is None:
+            raise ValueError(f"no knockout of {entity!r} against point {base}")
+        b = games.filter(pl.col("point") == base)
+        a = games.filter(pl.col("point") == q["index"])
+        if b.height != a.height or not b["game"].sort().equals(a["game"].sort()):
+            raise ValueError("a paired comparison needs the same game indices at every point")
+        sums[base] = _holder_sums(b, a, q.get("tracked", {}).get(entity, []), None)
+    if any(v is None for v in sums.values()) or len(sums[base_a][0]) != len(sums[base_b][0]):
+        raise ValueError("the two settings must play the same game indices, with acquisition flags")
+    if not games.filter(pl.col("point") == base_a)["game"].sort().equals(
+            games.filter(pl.col("point") == base_b)["game"].sort()):
+        raise ValueError("the two settings must play the same game indices")
+    out, infl = {"games": len(sums[base_a][0])}, 0.0
+    for key, base, sign in (("a", base_a, -1.0), ("b", base_b, 1.0)):
+        num, den = sums[base]
+        total = den.sum()
+        r = num.sum() / total if total else math.nan
+        out[f"holders_{key}"], out[f"effect_{key}"] = int(total), float(r)
+        infl = infl + sign * ((num - r * den) / total if total else np.nan)
+    n = out["games"]
+    change = out["effect_b"] - out["effect_a"]
+    se = math.sqrt((np.asarray(infl) ** 2).sum() * n / (n - 1)) if n > 1 else math.nan
+    out.update(change=change, ci_low=change - z * se, ci_high=change + z * se)
+    return out
 
 
 def sign_flags(df: pl.DataFrame) -> pl.DataFrame:

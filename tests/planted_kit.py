@@ -1,0 +1,62 @@
+"""Helpers of the planted impact tests (tests/<game>/test_*planted_impact.py, issue 9).
+
+Each planted test writes a sweep config, plays it with the project's own sweep (in this
+process: `jobs=1`, so a bot registered by the test module is known to the engine), and reads
+the answers through experiments.api and the report's own context (what a designer reads).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import polars as pl
+
+from experiments import api
+from reports.html import build_context
+
+
+def sweep(tmp_path: Path, text: str):
+    """Play the config `text` into tmp_path/run; return the Run."""
+    cfg = tmp_path / "planted.toml"
+    cfg.write_text(text)
+    return api.sweep(cfg, tmp_path / "run", jobs=1)
+
+
+def knockout_row(run, entity: str, base: int) -> dict:
+    """The knockout of `entity` against base point `base` (api.ablations), with its pairing (api.pairings)."""
+    ab = api.ablations(run).filter((pl.col("entity") == entity) & (pl.col("base") == base))
+    assert ab.height == 1, f"no knockout of {entity} at point {base}"
+    row = ab.row(0, named=True)
+    pr = api.pairings(run).filter(pl.col("point") == row["point"])
+    return {**row, **{f"pair_{k}": v for k, v in pr.row(0, named=True).items()}}
+
+
+def report_context(run, knockouts: bool = True) -> dict:
+    """The report's context (reports.html.build_context): verdict, findings, tables; with
+    knockouts=False, the report of the base points alone (as if the config had no [ablation])."""
+    if knockouts:
+        return build_context(run.manifest, run.games(), run.tallies())
+    base = [p for p in run.points if p.get("ablated") is None]
+    index = [p["index"] for p in base]
+    return build_context(dict(run.manifest, points=base), run.games(index), run.tallies(index))
+
+
+def said_about(ctx: dict, entity: str) -> tuple[list[dict], list[dict]]:
+    """(verdict problems naming `entity`, findings whose text names it)."""
+    problems = [p for p in ctx["verdict"]["problems"] if p["name"] == entity]
+    findings = [f for f in ctx["findings"] if f" {entity} " in f" {f['text']} " or f" {entity}:" in f["text"]]
+    return problems, findings
+
+
+@contextmanager
+def registered(game: str, name: str, cls):
+    """Register a test-only bot for the duration of a test (never left in the registry, so other
+    tests' "every registered bot" fields do not see it)."""
+    from strategies import registry
+    registry._load(game)
+    registry.register(game, name)(cls)
+    try:
+        yield name
+    finally:
+        registry._BOTS.pop((game, name), None)
+        registry._DOCS.pop((game, name), None)
