@@ -11,15 +11,17 @@ from ...errors import UserError
 from .codes import END_REASONS
 from ..checks import check_state_bots
 from .schema import GAME_DATA
-from .state import entity_names
+from .state import entity_names, round_cap
 
 
-def _common(out: dict, squeeze: bool) -> dict:
-    def one(a):
-        return np.asarray(a)[0] if squeeze and np.ndim(a) > 0 and np.shape(a)[0] == 1 else a
-    return {"score": out["fatigue"], "winner": out["winner"], "rounds": out["rounds"],
-            "end_reason": out["end_reason"], "faction": out.get("faction"), "acquired": out["played"],
-            "extra": {k: out[k] for k in ("turns", "revolutions", "boxed") if k in out}}
+def _common(out: dict) -> dict:
+    """The engines' outcome as the protocol's Outcome (standing only when recorded)."""
+    common = {"score": out["fatigue"], "winner": out["winner"], "rounds": out["rounds"],
+              "end_reason": out["end_reason"], "faction": out.get("faction"), "acquired": out["played"],
+              "extra": {k: out[k] for k in ("turns", "revolutions", "boxed") if k in out}}
+    if "standing" in out:
+        common["standing"] = out["standing"]
+    return common
 
 
 class CapybaraGame:
@@ -31,7 +33,7 @@ class CapybaraGame:
     faction_label = "seat"
     score_label = "fatigue"
     entity_kind = "card"
-    standing_label = None              # trajectories: not recorded by these engines yet (issue 14)
+    standing_label = "-fatigue"        # trajectories: minus the fatigue taken so far (higher is better)
     # A knocked-out card keeps its place in every pile and is played as usual, its effect does
     # nothing; a knocked-out strike keeps its fatigue, its symbol does nothing (contract 17).
     knockout_targets = {"card": ("cards", "name"), "strike": ("strikes", "name")}
@@ -51,18 +53,22 @@ class CapybaraGame:
             raise UserError("capybara has no factions (seats only)", key="factions")
         return None
 
-    def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
+    def play_batch(self, rs, players, bots, seed, games, factions=None, trajectories=False) -> dict:
         from .rules import play_batch
         out = play_batch(rs, players, [b.batch_policy(rs) for b in bots], seed,
-                         np.asarray(games, dtype=np.int64))
-        return _common(out, False)
+                         np.asarray(games, dtype=np.int64), trajectories=trajectories)
+        return _common(out)
 
-    def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None, trajectories=False) -> dict:
         from .reference import play_one
         out = dict(play_one(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
                             log=log))
         out.setdefault("faction", np.arange(players))
-        return _common(out, True)
+        trajectory = out.pop("trajectory")
+        if trajectories:               # the batch form: (round_cap, P), rounds after the end 0
+            out["standing"] = np.zeros((round_cap(rs, players), players), np.int64)
+            out["standing"][:len(trajectory)] = trajectory
+        return _common(out)
 
     def warmup(self, rs, bots) -> None:
         """Compile (or load from the cache) the engine and these bots: one tiny game."""

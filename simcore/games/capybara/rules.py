@@ -13,7 +13,8 @@ import numpy as np
 from ...errors import UserError
 from . import batch_io as state_io
 from .codes import DECISIONS, ERR_BAD_CHOICE, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_TURN_LIMIT
-from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_N, R_REV, R_S, SCRIPT_MAX, new_game_array, pack_rules
+from .state import (O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_N, R_REV, R_S, SCRIPT_MAX, new_game_array, pack_rules,
+                    round_cap)
 
 _UNTIL = {"turn": 0, "round": 1, "end": 2}
 
@@ -68,11 +69,16 @@ def warmup(rs, players, policies) -> None:
     E = int(rk[R_E])
     z = np.zeros((1, players), np.int64)
     play_games(g, rk, u, pol, np.zeros(1, np.int64), z, z.copy(), z.copy(), np.zeros((1, players), np.bool_),
-               np.zeros((1, players, E), np.int64), np.zeros((1, 5), np.int64))
+               np.zeros((1, players, E), np.int64), np.zeros((1, 5), np.int64), _NO_STANDING)
 
 
-def play_batch(rs, players, policies, seed, games) -> dict:
-    """Play games `games` (int64 game indices) to the end; contract section 11's outcome."""
+_NO_STANDING = np.zeros((0, 0, 0), np.int64)      # trajectories off: the engine records nothing
+
+
+def play_batch(rs, players, policies, seed, games, trajectories: bool = False) -> dict:
+    """Play games `games` (int64 game indices) to the end; contract section 11's outcome.
+    `trajectories`: also "standing" (B, round_cap, P), each seat's -fatigue after each table
+    round (rounds after a game's end left 0)."""
     from .turn import play_games
     policies = list(policies)
     _check_players(rs, players, policies)
@@ -83,11 +89,13 @@ def play_batch(rs, players, policies, seed, games) -> dict:
     win = np.zeros((B, P), np.bool_)
     played = np.zeros((B, P, E), np.int64)
     misc = np.zeros((B, 5), np.int64)
-    play_games(g, rk, u, pol, games, fat, left, nstr, win, played, misc)
+    standing = np.zeros((B, round_cap(rs, P), P), np.int64) if trajectories else _NO_STANDING
+    play_games(g, rk, u, pol, games, fat, left, nstr, win, played, misc, standing)
     for b in np.flatnonzero(misc[:, 4]):
         check_error(int(misc[b, 4]), int(games[b]))
     turns = misc[:, 0]
-    return {"fatigue": fat, "winner": win, "rounds": -(-turns // P), "end_reason": misc[:, 3].copy(),
+    more = {"standing": standing} if trajectories else {}
+    return {**more, "fatigue": fat, "winner": win, "rounds": -(-turns // P), "end_reason": misc[:, 3].copy(),
             "played": played, "turns": turns.copy(), "revolutions": misc[:, 1].copy(),
             "boxed": misc[:, 2].copy(), "tokens_left": left, "strikes": nstr,
             "faction": np.tile(np.arange(P), (B, 1))}
@@ -103,7 +111,7 @@ def run_state(rs, state, policies, seed, game, until):
     _check_players(rs, players, policies)
     rk, g, u, pol = _pack(rs, players, policies, seed)
     state_io.load(rs, rk, g, state, game)
-    run(g, rk, u, pol, _UNTIL[until])
+    run(g, rk, u, pol, _UNTIL[until], _NO_STANDING, 0)
     E = int(rk[R_E])
     arrs = [np.zeros((1, players), np.int64) for _ in range(3)]
     win = np.zeros((1, players), np.bool_)

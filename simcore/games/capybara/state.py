@@ -67,6 +67,19 @@ def entity_names(rs) -> list[str]:
     return out
 
 
+def max_turns(N: int, R: int, P: int) -> int:
+    """The batch engine's turn limit (N cards, R Revolutions, P seats): every turn removes a
+    card from hand or deck, so the bound only catches an engine bug."""
+    return 4 * (N + R) + 8 * P + 64
+
+
+def round_cap(rs, players: int) -> int:
+    """The most table rounds a game can last (the turn limit in whole rounds): the fixed
+    width R of the trajectories' (B, R, P) standing array."""
+    N = sum(r["copies"] for r in rs.tables["cards"])
+    return -(-max_turns(N, rs["revolutions"], players) // players)
+
+
 def pack_rules(rs, players: int) -> np.ndarray:
     """The flat rules array `rk` for P = players (rule numbers, g offsets, tables)."""
     p = rs.params
@@ -96,8 +109,7 @@ def pack_rules(rs, players: int) -> np.ndarray:
     head[R_RM_CANCELS] = p["small_game_removed_cancels"]
     head[R_K] = K
     head[R_L] = SCRIPT_MAX
-    # every turn removes a card from hand or deck: the bound only catches an engine bug
-    head[R_MAX_TURNS] = 4 * (N + R) + 8 * P + 64
+    head[R_MAX_TURNS] = max_turns(N, R, P)
     sizes = [(O_HAND, P * N), (O_HAND_N, P), (O_DECK, N + R), (O_DISC, N + R), (O_SDECK, S), (O_SLOT, m),
              (O_UNDER, m * S), (O_UNDER_N, m), (O_TOK, m * P), (O_LOCK, m * N), (O_LOCK_N, m), (O_SUP, P),
              (O_TAKEN, P * S), (O_TAKEN_N, P), (O_TFAT, P), (O_SFAT, m), (O_PLAYED, P * len(names)),

@@ -438,15 +438,23 @@ def play_turn(g, rk, u, pol):
 
 
 @kernel
-def run(g, rk, u, pol, until):
-    """Play on until the end (until 2), the end of this turn (0) or of the round (1)."""
+def run(g, rk, u, pol, until, standing, b):
+    """Play on until the end (until 2), the end of this turn (0) or of the round (1).
+    `standing` (B, R, P): with B > 0, row b gets each seat's -fatigue after every table round
+    and at the end (contract 11, trajectory); a (0, 0, 0) array records nothing."""
     P = rk[R_P]
+    record = standing.shape[0] > 0
     while not g[G_ENDED] and g[G_ERR] == 0:
         if g[G_TURN] >= rk[R_MAX_TURNS]:
             g[G_ERR] = ERR_TURN_LIMIT
             return
         play_turn(g, rk, u, pol)
-        if until == 0 or (until == 1 and g[G_TURN] % P == 0):
+        at_round_end = g[G_TURN] % P == 0
+        if record and (at_round_end or g[G_ENDED]):
+            r = (g[G_TURN] + P - 1) // P - 1       # the (possibly partial) round just played
+            for s in range(P):
+                standing[b, r, s] = -g[rk[O_TFAT] + s]
+        if until == 0 or (until == 1 and at_round_end):
             return
 
 
@@ -477,9 +485,10 @@ def outcome(g, rk, b, fat, left, nstr, win, played, misc):
 
 
 @kernel
-def play_games(g, rk, u, pol, games, fat, left, nstr, win, played, misc):
-    """Every game of `games` from setup to the end, one after the other on the same `g`."""
+def play_games(g, rk, u, pol, games, fat, left, nstr, win, played, misc, standing):
+    """Every game of `games` from setup to the end, one after the other on the same `g`;
+    `standing`: (B, R, P) trajectories, or (0, 0, 0) for none (see run)."""
     for b in range(games.shape[0]):
         setup(g, rk, u, pol, games[b])
-        run(g, rk, u, pol, 2)
+        run(g, rk, u, pol, 2, standing, b)
         outcome(g, rk, b, fat, left, nstr, win, played, misc)

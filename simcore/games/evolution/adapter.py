@@ -19,7 +19,7 @@ class EvolutionGame:
     faction_label = "seat"             # no factions: the seat (turn order at setup) is the asymmetry
     score_label = "score"
     entity_kind = "trait"
-    standing_label = None              # trajectories: not recorded by these engines yet (issue 14)
+    standing_label = "score so far"    # trajectories: each seat's score after each round
     # a trait's rows in cards.csv carry its `active` flag (every row of a trait must agree)
     knockout_targets = {"trait": ("cards", "trait")}
     end_reasons = ("deck_empty", "reshuffle", "stalled", "deck_short")
@@ -50,20 +50,27 @@ class EvolutionGame:
                 # trait cards each seat played onto its species, per trait
                 "acquired": np.asarray(out["traits_played"], dtype=np.int64)
                 .reshape(n_games, players, len(TRAITS)),
-                "extra": {}}
+                "extra": {},
+                **({"standing": np.asarray(out["standing"]).reshape(n_games, -1, players)}
+                   if "standing" in out else {})}
 
-    def play_batch(self, rs, players, bots, seed, games, factions=None) -> dict:
+    def play_batch(self, rs, players, bots, seed, games, factions=None, trajectories=False) -> dict:
         from .rules import play_batch
         rules, cards = compile_rules(rs)
         games = np.asarray(games, dtype=np.int64)
-        out = play_batch(rules, cards, players, [b.batch_policy(rs) for b in bots], seed, games)
+        out = play_batch(rules, cards, players, [b.batch_policy(rs) for b in bots], seed, games,
+                         trajectories=trajectories)
         return self._common(out, len(games), players)
 
-    def play_one(self, rs, players, bots, seed, game, factions=None, log=None) -> dict:
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None, trajectories=False) -> dict:
         from .reference import play_one
         rules, cards = compile_rules(rs)
         out = play_one(rules, cards, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed,
-                       int(game), log=log)
+                       int(game), log=log, trajectories=trajectories)
+        if trajectories:               # the batch form: (max_rounds, P), rounds after the end 0
+            standing = np.zeros((rules.max_rounds, players), np.int64)
+            standing[:len(out["standing"])] = out["standing"]
+            out["standing"] = standing
         common = self._common({k: [v] for k, v in out.items() if k != "game"}, 1, players)
         return {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in common.items()}
 

@@ -235,14 +235,31 @@ def ask(a, rk, b, mode, x, idx, opts, acts, mem):
     return bot_feed(idx[seat], a, rk, b, seat, opts, x[1], 0, mem)
 
 
+@inline_kernel
+def record_standing(a, b, standing):
+    """Each seat's score so far (rules.scores of game b) as its standing after the round
+    just played (round a.round[b], 1-based)."""
+    r = a.round[b] - 1
+    for p in range(a.n_species.shape[1]):
+        t = np.int64(a.bag[b, p])
+        for s in range(a.n_species[b, p]):
+            t += np.int64(a.pop[b, p, s]) + np.int64(a.n_traits[b, p, s])
+        standing[b, r, p] = t
+
+
 @kernel
-def play_all(a, rk, idx, players, opts, acts, foods, mem, err):
-    """Set up and play every game of the batch to its end (reference.play_one)."""
+def play_all(a, rk, idx, players, opts, acts, foods, mem, err, standing):
+    """Set up and play every game of the batch to its end (reference.play_one).
+    `standing` (B, max_rounds, P): with B > 0, each seat's score after every round played
+    (the trajectories); a (0, 0, 0) array records nothing."""
+    record = standing.shape[0] > 0
     for b in range(a.n_species.shape[0]):
         setup(a, rk, b, players)
         while True:
             if not play_round(a, rk, b, idx, opts, acts, foods, mem, err):
                 break
+            if record:
+                record_standing(a, b, standing)
             if a.round[b] > a.final_round[b]:
                 break
             if a.round[b] >= rk.max_rounds:

@@ -932,14 +932,18 @@ def winners(g: Game) -> list:
 
 
 def play_one(rules: Rules, cards: Cards, players: int, bots, seed: int, game_index: int,
-             log=None) -> dict:
+             log=None, trajectories: bool = False) -> dict:
     """Play one whole game; returns score, winner, rounds, end_reason, traits_played (P lists
     of len(TRAITS) ints: trait cards each seat played onto its species, a replacement counting
-    for the new trait) and the final `game` (and fills `log`)."""
+    for the new trait) and the final `game` (and fills `log`); with `trajectories`, also
+    standing: each seat's score after each round played (one list per round)."""
     g = new_game(rules, cards, players, seed, game_index, log)
+    standing = []
     while True:
         if not play_round(g, bots):
             break
+        if trajectories:
+            standing.append(score(g))
         if g.round > g.final_round:
             break
         if g.round >= rules.max_rounds:
@@ -953,7 +957,8 @@ def play_one(rules: Rules, cards: Cards, players: int, bots, seed: int, game_ind
             traits = sum(len(sp.traits) for sp in p.species)
             g.say(f"Final score: P{p.pid} {s} = bag {p.bag} + population {pop} + traits "
                   f"{traits}" + (" - winner" if w else ""))
-    return {"score": score(g), "winner": winners(g), "rounds": g.round,
+    more = {"standing": standing} if trajectories else {}
+    return {**more, "score": score(g), "winner": winners(g), "rounds": g.round,
             "end_reason": g.end_reason, "traits_played": [list(p.played) for p in g.players],
             "game": g}
 

@@ -312,17 +312,21 @@ def new_batch(E: Engine, players: int, seed: int, games) -> State:
     return st
 
 
-def play_games(E: Engine, st: State, bots, players: int) -> None:
-    """Set up and play every game of the batch to its end (one compiled call)."""
+_NO_STANDING = np.zeros((0, 0, 0), np.int64)      # trajectories off: the engine records nothing
+
+
+def play_games(E: Engine, st: State, bots, players: int, standing=_NO_STANDING) -> None:
+    """Set up and play every game of the batch to its end (one compiled call); `standing`:
+    (B, max_rounds, P) int64 to receive each seat's score after every round, or none."""
     pl = _Bots(E, bots, st.P)
-    _play_state(pl.mod, E, st, pl.idx, pl.mem, pl.err, players)
+    _play_state(pl.mod, E, st, pl.idx, pl.mem, pl.err, players, standing)
     pl.done()
 
 
-def _play_state(mod, E: Engine, st: State, idx, mem, err, players: int) -> None:
+def _play_state(mod, E: Engine, st: State, idx, mem, err, players: int, standing=_NO_STANDING) -> None:
     opts, acts = _scratch(st)
     mod.play_all(pack_state(st), E.rk, idx, int(players), opts, acts, np.zeros(st.P, np.int64),
-                 mem, err)
+                 mem, err, standing)
 
 
 def _play_all(mod, E: Engine, policies, players: int, seed: int, games) -> State:
@@ -352,19 +356,25 @@ def winners(E: Engine, st: State) -> np.ndarray:
     return win
 
 
-def play_batch(rules: Rules, cards: Cards, players: int, policies, seed: int, game_indices) -> dict:
+def play_batch(rules: Rules, cards: Cards, players: int, policies, seed: int, game_indices,
+               trajectories: bool = False) -> dict:
     """Play the games `game_indices` of run `seed`; one row per game.
 
     policies: one build.Policy per seat (a bot's batch face). Returns score (B, P),
     winner (B, P) bool (shared wins all True), rounds (B,), end_reason (B,)
     (addresses.END_*), traits_played (B, P, len(TRAITS)) int16 (trait cards each seat played
-    onto its species, a replacement counting for the new trait) and the final `state`.
+    onto its species, a replacement counting for the new trait) and the final `state`;
+    with `trajectories`, also standing (B, max_rounds, P) int64: each seat's score after
+    each round (rounds after a game's end left 0).
     """
     E = Engine(rules, cards)
     game_indices = np.asarray(game_indices, np.int64)
     st = empty(len(game_indices), players, rules.species_slots, cards.n, seed=seed,
                games=game_indices)
-    play_games(E, st, list(policies), players)
-    return {"score": scores(st), "winner": winners(E, st), "rounds": st.round.copy(),
+    standing = (np.zeros((len(game_indices), rules.max_rounds, players), np.int64) if trajectories
+                else _NO_STANDING)
+    play_games(E, st, list(policies), players, standing)
+    more = {"standing": standing} if trajectories else {}
+    return {**more, "score": scores(st), "winner": winners(E, st), "rounds": st.round.copy(),
             "end_reason": st.end_reason.astype(np.int64),
             "traits_played": st.traits_played.copy(), "state": st}
