@@ -180,17 +180,14 @@ class Game(Phases, Movement, BirthSurvival):
 
     def run_phase(self) -> None:
         phase = self.phase
-        if phase == "climate":
-            self.decisions, self.rolls = [0] * self.P, 0
-            self.climate_phase()
-            if self.ended:
-                return
-        else:
-            getattr(self, f"{phase}_phase")()
-        if phase == "survival":
+        getattr(self, f"{phase}_phase")()
+        if self.ended:
+            return
+        if phase == "survival":     # the round is over: the next one counts decisions and rolls from 0
             self.trajectory.append(list(self.mp))
             self.round += 1
             self.phase = "climate"
+            self.decisions, self.rolls = [0] * self.P, 0
         else:
             self.phase = PHASES[PHASES.index(phase) + 1]
 
