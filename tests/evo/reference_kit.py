@@ -12,8 +12,15 @@ from strategies.evo.reference_bots import reference_policy
 SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "evo"
 
 
+_RULESETS: dict = {}
+
+
 def ruleset(variant="default", **overrides):
-    return GAME_DATA.load(variant, overrides=overrides)
+    """The loaded ruleset (cached: loading checks every table and map)."""
+    k = json.dumps([variant, overrides], sort_keys=True)
+    if k not in _RULESETS:
+        _RULESETS[k] = GAME_DATA.load(variant, overrides=overrides)
+    return _RULESETS[k]
 
 
 def policies(rs, players, bot="random", choices=None):
