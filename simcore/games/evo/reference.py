@@ -186,6 +186,7 @@ class Game(Phases, Movement, BirthSurvival):
         if phase == "survival":     # the round is over: the next one counts decisions and rolls from 0
             self.trajectory.append(list(self.mp))
             self.round += 1
+            self.rounds = self.round - 1      # rounds played in full
             self.phase = "climate"
             self.decisions, self.rolls = [0] * self.P, 0
         else:
