@@ -26,3 +26,15 @@ def test_the_contract_examples_are_there():
             "auction_outbid_seat_rebids_at_once_barred_from_the_lost_column",
             "survival_each_class_removes_the_excess_down_to_the_floor",
             "replace_rule_at_eight_removes_one_then_places_elsewhere"} <= names
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_the_scenario_runner_plays_them_through_the_adapter(path, monkeypatch):
+    """experiments.scenario (registry bots, adapter, reference engine) gives the same result;
+    evo is registered here only for the test (the lead registers it with both engines)."""
+    import simcore.games
+    from experiments.scenario import run_scenario
+    monkeypatch.setattr(simcore.games, "GAMES", simcore.games.GAMES + ("evo",))
+    doc = json.loads(path.read_text())
+    result, mismatches = run_scenario(doc, "reference", file=str(path))
+    assert mismatches == []
