@@ -64,7 +64,7 @@ class GreedyBot:
 
     def __init__(self, rs, seat: int):
         self.p, self.seat = rs.params, seat
-        self._near: dict = {}     # (id(map), sector) -> near(sector, z) per zone
+        self._near: dict = {}     # (players, sector) -> near(sector, z) per zone (one map per count)
 
     # -- the zone evaluation of section 13 ---------------------------------------------
     def safe(self, view, t, sector: int, z: int) -> int:
@@ -74,7 +74,7 @@ class GreedyBot:
         return 1 if (c == "hot" and t.thermo >= 1) or (c == "cold" and t.fur >= 1) else 0
 
     def near(self, view, sector: int) -> list:
-        k = (id(view.map), sector)
+        k = (view.P, sector)
         if k not in self._near:
             ideal = [y for y in range(view.Z) if view.zone_class(y, sector) == "ideal"]
             self._near[k] = [min([NEAR_CAP] + [int(view.map.dist[z, y]) for y in ideal]) for z in range(view.Z)]
