@@ -1,0 +1,120 @@
+"""What the runner and the command line need to know about Evo, in one place.
+
+The batch engine is rules.py (compiled; imported only inside the batch methods, so this
+module imports before it exists); play_one / new_state / run_state("reference") call the
+reference engine (reference.py) with the fixed signatures of the engine brief. Both
+engines return the contract's section 8 outcome; `_common` turns it into the protocol's
+Outcome (per-seat dinosaurs become the extra columns s0_dinosaurs, s1_dinosaurs, ...).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import UserError
+from .schema import GAME_DATA
+
+EXTRAS = ("sector", "attacks", "kills", "births", "climate_deaths", "events")
+
+
+def _common(out: dict, players: int) -> dict:
+    dinos = np.asarray(out["dinosaurs"])
+    extra = {k: np.asarray(out[k]) for k in EXTRAS}
+    extra.update({f"s{s}_dinosaurs": dinos[..., s] for s in range(players)})
+    common = {"score": np.asarray(out["score"]), "winner": np.asarray(out["winner"], dtype=bool),
+              "rounds": np.asarray(out["rounds"]), "end_reason": np.asarray(out["end_reason"]),
+              "faction": np.asarray(out["faction"]) if "faction" in out
+              else np.broadcast_to(np.arange(players), np.shape(out["score"])).copy(),
+              "acquired": np.asarray(out["won"]), "extra": extra}
+    if "standing" in out:
+        common["standing"] = np.asarray(out["standing"])
+    return common
+
+
+class EvoGame:
+    name = "evo"
+    title = "Evo (second edition)"
+    data = GAME_DATA
+    default_bot = "greedy"
+    has_factions = False
+    faction_label = "seat"
+    score_label = "MP"
+    entity_kind = "gene"
+    standing_label = "MP"              # trajectories: each seat's MP after each round
+    # A knocked-out gene is drawn, bid on, held and counted; its effect is off (contract 10).
+    knockout_targets = {"gene": ("genes", "name")}
+    end_reasons = ("meteorite",)
+
+    def factions(self, rs) -> list[str]:
+        return [f"seat {s}" for s in range(rs["players_max"])]
+
+    def entities(self, rs) -> list[str]:
+        """The distinct gene names in first-appearance row order of genes.csv (section 8)."""
+        names: list[str] = []
+        for r in rs.tables["genes"]:
+            if r["name"] not in names:
+                names.append(r["name"])
+        return names
+
+    def player_range(self, rs) -> tuple[int, int]:
+        return rs["players_min"], rs["players_max"]
+
+    def resolve_factions(self, rs, factions, players: int):
+        if factions is not None:
+            raise UserError("evo has no factions (seats only)", key="factions")
+        return None
+
+    def play_batch(self, rs, players, bots, seed, games, factions=None, trajectories=False) -> dict:
+        from .rules import play_batch
+        out = play_batch(rs, players, [b.batch_policy(rs) for b in bots], seed,
+                         np.asarray(games, dtype=np.int64), trajectories=trajectories)
+        return _common(out, players)
+
+    def play_one(self, rs, players, bots, seed, game, factions=None, log=None, trajectories=False) -> dict:
+        from .reference import play_one
+        out = play_one(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                       log=log, trajectories=trajectories)
+        return _common(out, players)
+
+    def warmup(self, rs, bots) -> None:
+        """Compile (or load from the cache) the batch engine for these bots."""
+        from . import rules
+        if hasattr(rules, "warmup"):
+            rules.warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
+
+    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+        from .reference import new_state
+        return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
+
+    def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
+        """Play a JSON state forward; scripted choices travel inside `script` bots."""
+        if choices:
+            raise ValueError("evo takes scripted choices inside its script bots, not as choices")
+        seats = state.get("seats") if isinstance(state, dict) else None
+        if not isinstance(seats, list):
+            raise UserError("a game state needs a list of seats", key="state.seats")
+        if bots is None or len(bots) != len(seats):
+            raise UserError(f"needs one bot per seat ({len(seats)}), got {0 if bots is None else len(bots)}",
+                            key="bots")
+        if engine == "batch":
+            from .rules import run_state
+            out = run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
+        else:
+            from .reference import run_state
+            out = run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
+                            until, log=log)
+        return out[0], _outcome(out[1])
+
+
+# The outcome fields a continued state determines (the tallies of a game loaded mid-way
+# count only what happened after the load, so they are left out of the common form).
+OUTCOME_FIELDS = ("score", "winner", "rounds", "end_reason", "dinosaurs", "sector")
+
+
+def _outcome(out):
+    """One form for both engines: the shared fields as plain JSON values."""
+    if out is None:
+        return None
+    return {k: np.asarray(out[k]).tolist() for k in OUTCOME_FIELDS if k in out}
+
+
+GAME = EvoGame()

@@ -1,0 +1,202 @@
+"""Evo bots for the reference engine (docs/games/evo.md section 13).
+
+A bot answers one decision at a time: `choose(decision, view) -> option index`, with the
+decision and view of simcore/games/evo/reference_decisions.py.
+
+- `random`: below(h, number of options), the draw the batch engine makes too.
+- `greedy`: deterministic scores per option (section 13); ties go to the lowest index.
+- `script`: replays a list of {"kind", "option"} items (scenarios and tests).
+
+`reference_policy(name, rs, seat, **options)` builds one of them.
+"""
+from __future__ import annotations
+
+from simcore import rng
+from simcore.errors import UserError
+
+from ..script import take_scripted
+from .greedy_constants import EVENT_WORTH, KILL, NEAR_CAP, W_NOW, W_SAFE, WORTH
+
+
+class RandomBot:
+    """Uniform over the options, from the decision's own hash (contract section 2)."""
+
+    name = "random"
+
+    def choose(self, decision, view) -> int:
+        return int(rng.below(decision.h, len(decision.options)))
+
+
+class ScriptBot:
+    """Plays the choices listed for its seat, in order; checks each kind."""
+
+    name = "script"
+
+    def __init__(self, seat: int, choices=()):
+        self.seat = seat
+        self.items = list(choices or [])
+
+    def choose(self, decision, view) -> int:
+        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
+
+
+def _argmax(scores) -> int:
+    """Index of the highest score; the lowest index among equals."""
+    best = 0
+    for i, s in enumerate(scores):
+        if s > scores[best]:
+            best = i
+    return best
+
+
+def _argmin(scores) -> int:
+    best = 0
+    for i, s in enumerate(scores):
+        if s < scores[best]:
+            best = i
+    return best
+
+
+class GreedyBot:
+    """Deterministic one-step greedy player (contract section 13)."""
+
+    name = "greedy"
+
+    def __init__(self, rs, seat: int):
+        self.p, self.seat = rs.params, seat
+        self._near: dict = {}     # (players, sector) -> near(sector, z) per zone (one map per count)
+
+    # -- the zone evaluation of section 13 ---------------------------------------------
+    def safe(self, view, t, sector: int, z: int) -> int:
+        c = view.zone_class(z, sector)
+        if c == "ideal":
+            return 2
+        return 1 if (c == "hot" and t.thermo >= 1) or (c == "cold" and t.fur >= 1) else 0
+
+    def near(self, view, sector: int) -> list:
+        k = (view.P, sector)
+        if k not in self._near:
+            ideal = [y for y in range(view.Z) if view.zone_class(y, sector) == "ideal"]
+            self._near[k] = [min([NEAR_CAP] + [int(view.map.dist[z, y]) for y in ideal]) for z in range(view.Z)]
+        return self._near[k]
+
+    def values(self, view, s: int) -> list:
+        """value(z) for seat s, every zone: W_NOW (W_SAFE safe - near) + look."""
+        t, sector = view.traits(s), view.sector
+        near = self.near(view, sector)
+        look = None
+        if t.sixth_sense and view.climate_pile:
+            token = view.comps.token_rows[view.climate_pile[0]]
+            if token["kind"] == "shift":
+                look = view.turn_wheel(token["shift"])
+        return [W_NOW * (W_SAFE * self.safe(view, t, sector, z) - near[z])
+                + (self.safe(view, t, look, z) if look is not None else 0) for z in range(view.Z)]
+
+    @staticmethod
+    def n_win(view, A: int, D: int) -> int:
+        return sum(r["copies"] for r in view.rs.tables["die"] if view.attack_wins(r, A, D))
+
+    @staticmethod
+    def n_baby(view) -> int:
+        return sum(r["copies"] for r in view.rs.tables["die"] if r["babies"] == "win")
+
+    # -- decisions ------------------------------------------------------------------------
+    def choose(self, decision, view) -> int:
+        return getattr(self, "_" + decision.kind.lower())(decision, view, decision.seat)
+
+    def _bid(self, d, view, s) -> int:
+        def worth(c):
+            if c == 0:
+                return EVENT_WORTH
+            row = view.comps.gene_rows[view.lab_genes[c]]
+            return min(self.p["max_bid"], WORTH[row["effect"]] * max(1, row["amount"]))
+        return _argmax([worth(c) - view.price(s, v) for c, v in d.options])
+
+    def _adrenaline(self, d, view, s) -> int:
+        return 0
+
+    def _move(self, d, view, s) -> int:
+        val, F = self.values(view, s), view.F
+        scores = []
+        for o in d.options:
+            if o[0] == "stop":
+                scores.append(0)
+            elif o[0] == "attack":
+                a, b = o[1], o[2]
+                n = self.n_win(view, view.traits(s).attack_horns + view.frenzy[s],
+                               view.traits(view.owner[b]).defence_horns)
+                scores.append(n * (KILL + val[b] - val[a]) if 2 * n >= F else None)
+            else:
+                scores.append(F * (val[o[2]] - val[o[1]]))
+        return self._best_positive(scores)
+
+    @staticmethod
+    def _best_positive(scores) -> int:
+        """The highest score if it is > 0 (the lowest index among equals), else option 0."""
+        best, top = 0, 0
+        for i, sc in enumerate(scores):
+            if sc is not None and sc > top:
+                best, top = i, sc
+        return best
+
+    def _escape(self, d, view, s) -> int:
+        val = self.values(view, s)
+        return _argmax([val[z] for z in d.options])
+
+    def _birth(self, d, view, s) -> int:
+        val, F = self.values(view, s), view.F
+        baby = self.n_baby(view)
+
+        def target(t):
+            return F * val[t] if view.owner[t] == -1 else baby * (KILL + val[t])
+        scores = []
+        for o in d.options:
+            if o is None:
+                scores.append(0)
+            elif isinstance(o, tuple):
+                scores.append(target(o[1]) - F * val[o[0]])
+            else:
+                scores.append(target(o))
+        return self._best_positive(scores)
+
+    def _die(self, d, view, s) -> int:
+        val = self.values(view, s)
+        return _argmin([val[z] for z in d.options])
+
+    def _shift_sums(self, view, s, shifts) -> list:
+        t, mine = view.traits(s), view.zones_of(s)
+        return [sum(self.safe(view, t, view.turn_wheel(k), z) for z in mine) for k in shifts]
+
+    def _shift(self, d, view, s) -> int:
+        return _argmax(self._shift_sums(view, s, d.options))
+
+    def _event(self, d, view, s) -> int:
+        effect = d.info["effect"]
+        if effect == "prescience":
+            shifts = list(self.p["prescience_shifts"])
+            sums = self._shift_sums(view, s, shifts + [d.info["token_shift"]])
+            return int(max(sums[:-1]) > sums[-1])
+        if effect == "frenzied_attack":
+            return int(any(view.owner[b] not in (-1, s) and not view.protected(view.owner[b])
+                           for a in view.zones_of(s) for b in view.map.neighbours(a)))
+        if effect == "rat_swarm":
+            def mine(x):
+                return min(view.traits(x).eggs, view.reserve(x))
+            return int(sum(mine(x) for x in range(view.P) if x != s) > (view.P - 1) * mine(s))
+        if effect == "egg_thief":
+            return 1
+        if effect == "geysers":
+            cold = sum(1 for z in view.zones_of(s) if view.zone_class(z) == "cold")
+            return int(cold > view.traits(s).fur and not view.protected(s))
+        raise ValueError(f"unknown event effect {effect!r}")
+
+
+def reference_policy(name: str, rs, seat: int, **options):
+    """The reference form of bot `name` for one seat ("random", "greedy", "script")."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot(rs, seat)
+    if name == "script":
+        return ScriptBot(seat, options.get("choices", ()))
+    raise UserError(f"unknown evo bot {name!r}; expected random, greedy or script", key="bots")

@@ -1,0 +1,52 @@
+"""The Evo bots, registered by name (strategies.registry).
+
+The batch engine receives each seat's policy from batch_bots.py (written with the batch
+engine: imported only when a batch policy is asked for); the reference engine each seat's
+one-game policy from reference_bots.py. Both forms of a bot make the same choice at every
+decision (docs/games/evo.md section 13).
+"""
+from __future__ import annotations
+
+from ..registry import register
+
+
+def _reference(name, rs, seat, **options):
+    from .reference_bots import reference_policy
+    return reference_policy(name, rs, seat, **options)
+
+
+def _batch(name, rs, **options):
+    from .batch_bots import batch_policy
+    return batch_policy(name, rs, **options)
+
+
+@register("evo", "greedy", doc="one-step greedy on safe terrain, kills and gene worth (contract 13)")
+class Greedy:
+    def batch(self, rs):
+        return _batch("greedy", rs)
+
+    def reference(self, rs, seat):
+        return _reference("greedy", rs, seat)
+
+
+@register("evo", "random", doc="uniform among the legal options")
+class Random:
+    def batch(self, rs):
+        return _batch("random", rs)
+
+    def reference(self, rs, seat):
+        return _reference("random", rs, seat)
+
+
+@register("evo", "script", doc="plays the choices a scenario lists for its seat")
+class Script:
+    """`Bot("evo", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`."""
+
+    def __init__(self, choices=()):
+        self.choices = list(choices or [])
+
+    def batch(self, rs):
+        return _batch("script", rs, choices=self.choices)
+
+    def reference(self, rs, seat):
+        return _reference("script", rs, seat, choices=self.choices)
