@@ -14,7 +14,7 @@ from .state import (G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_
                     O_LAB_SEAT, O_MP, O_ORDER, O_OUT, O_OWNER, O_PILE, O_REV, O_SCRIPT, O_SEATS, O_SPOS, O_TMP,
                     O_TRAIT, O_WON, R_CLIMATE_DISCARDED, R_E, R_MAX_BID, R_METEORITE_PILE, R_MIN_BID, R_NCL,
                     R_NEV, R_NG, R_NSH, R_P, R_S, R_START_MP, R_UNIQUE_IN_BAG, R_WHEEL_START, R_Z,
-                    X_CLKIND, X_CLSHIFT, X_GCOP, X_GFIRST, X_GKIND, X_GUNAME, X_PSH, X_START)
+                    X_CLKIND, X_CLSHIFT, X_GFIRST, X_GKIND, X_GUNAME, X_PSH, X_START)
 
 
 @kernel
@@ -26,7 +26,7 @@ def chance(u, g, kind):
 @kernel
 def setup(g, rk, u, game):
     """Contract 3: a fresh game `game` in g (the scripts at O_SCRIPT are kept)."""
-    P, Z, E, NG, NEV, NCL = rk[R_P], rk[R_Z], rk[R_E], rk[R_NG], rk[R_NEV], rk[R_NCL]
+    P, Z, NG, NEV, NCL = rk[R_P], rk[R_Z], rk[R_NG], rk[R_NEV], rk[R_NCL]
     for k in range(rk[O_SCRIPT]):
         g[k] = 0
     for k in range(rk[O_SPOS], g.shape[0]):
@@ -191,7 +191,7 @@ def draw_genes(g, rk, u):
 @kernel
 def mutation(g, rk, u, pol):
     """Contract 4.2: draw, the auction (an outbid seat re-bids at once), settle."""
-    P, E, NEV = rk[R_P], rk[R_E], rk[R_NEV]
+    P = rk[R_P]
     draw_genes(g, rk, u)
     for i in range(P):
         pending, barred = g[rk[O_ORDER] + i], -1
