@@ -3,7 +3,8 @@
 Every numba function of the engine (and of strategies/evo's compiled bots) is
 decorated with `kernel` / `policy` from here. Their on-disk cache lives in a folder named
 by a hash of every source file they compile (simcore/games/evo/*.py and
-strategies/evo/*.py but the reference engine's reference*.py, read as files: nothing is imported from strategies/) plus the
+strategies/evo/*.py but the reference engine's reference*.py and the
+Python-only glue of _PYTHON_ONLY, read as files: nothing is imported from strategies/) plus the
 numba version, so any edit recompiles instead of reusing a stale function.
 numba.config.CACHE_DIR is only set while a function is decorated (numba picks its cache
 folder then), so other games' caches are untouched.
@@ -29,12 +30,15 @@ _BOTS = _HERE.parents[2] / "strategies" / "evo"
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
+_PYTHON_ONLY = {"rules.py", "batch_io.py", "adapter.py", "registered.py", "state_io.py", "__init__.py"}
+
+
 def _source_hash() -> str:
     h = hashlib.sha256(numba.__version__.encode())
     for folder in (_HERE, _BOTS):
         for f in sorted(folder.glob("*.py")) if folder.is_dir() else ():
-            if f.name.startswith("reference"):
-                continue          # the one-game engine and its bots: never compiled here
+            if f.name.startswith("reference") or f.name in _PYTHON_ONLY:
+                continue          # never compiled: the one-game engine, the Python-side glue
             h.update(f.name.encode())
             h.update(f.read_bytes())
     return h.hexdigest()[:16]

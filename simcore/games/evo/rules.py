@@ -103,6 +103,18 @@ def play_batch(rs, players, policies, seed, games, trajectories=False) -> dict:
     return _rows(*outs, trajectories)
 
 
+def initial_state(rs, players, seed, game) -> dict:
+    """The JSON state (contract 15) of game `game` right after setup (contract 3)."""
+    from . import batch_io
+    from .batch_phases import setup
+    if not isinstance(players, int) or not rs["players_min"] <= players <= rs["players_max"]:
+        raise UserError(f"evo plays with {rs['players_min']} to {rs['players_max']} players, got {players}",
+                        key="players")
+    pk = new_packed(rs, players, seed)
+    setup(pk.g, pk.rk, pk.u, game)
+    return batch_io.dump(rs, pk)
+
+
 def run_state(rs, state, policies, seed, game, until):
     """Play a JSON state (contract 15) forward to `until`; (state, outcome or None)."""
     from . import batch_io
