@@ -10,7 +10,6 @@ from __future__ import annotations
 from ...errors import UserError
 from . import state as S
 from .codes import END_REASONS, PHASES
-from .maps import load_map
 from .schema import uid_order
 
 _FIELDS = ("round", "phase", "sector", "climate_pile", "climate_revealed", "climate_out", "bag", "draws",
@@ -154,7 +153,7 @@ def load(rs, pk: S.Packed, state: dict, game: int) -> None:
             raise UserError(f"expected non-negative integers, got {dec!r}", key="state.decisions")
         g[rk[S.O_DCNT] + s] = d
     g[S.G_ROLLS] = _int(state, "rolls", 0)
-    zones = load_map(rs, P).names
+    zones = S.map_of(rs, P).names
     g[rk[S.O_OWNER]:rk[S.O_OWNER] + Z] = -1
     for s, seat in enumerate(state["seats"]):
         where = f"state.seats[{s}]"
@@ -212,7 +211,7 @@ def dump(rs, pk: S.Packed) -> dict:
     tok = [n for n, _ in uid_order(rs.tables["climate"])]
     evn = [n for n, _ in uid_order(rs.tables["events"])]
     faces = [n for n, _ in uid_order(rs.tables["die"])]
-    zones = load_map(rs, P).names
+    zones = S.map_of(rs, P).names
 
     def seg(at, a, b, names):
         return [names[int(x)] for x in g[rk[at] + a:rk[at] + b]]

@@ -52,6 +52,18 @@ class Packed:
     u: np.ndarray       # (NG + NEV + NCL + 2,) uint64: u[0] seed, then shuffle keys (scratch)
 
 
+_MAPS: dict = {}
+_RULES: dict = {}
+
+
+def map_of(rs, players: int):
+    """maps.load_map, kept per ruleset content (rs.hash) and player count."""
+    k = (rs.hash, players)
+    if k not in _MAPS:
+        _MAPS[k] = load_map(rs, players)
+    return _MAPS[k]
+
+
 def gene_names(rs) -> list[str]:
     """The tallied gene names: distinct `name`s of genes.csv in first-appearance row order (E)."""
     out: list[str] = []
@@ -78,10 +90,18 @@ def max_rounds(rs) -> int:
 
 
 def pack_rules(rs, players: int, traj_rows: int = 0) -> np.ndarray:
-    """The flat rules array `rk` for P = players (rule numbers, g offsets, tables)."""
+    """The flat rules array `rk` for P = players (rule numbers, g offsets, tables); read-only,
+    kept per ruleset content."""
+    k = (rs.hash, players, traj_rows)
+    if k not in _RULES:
+        _RULES[k] = _pack_rules(rs, players, traj_rows)
+    return _RULES[k]
+
+
+def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
     p = rs.params
     P = players
-    m = load_map(rs, P)
+    m = map_of(rs, P)
     Z = len(m.names)
     names = gene_names(rs)
     E = len(names)
