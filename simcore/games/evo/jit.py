@@ -15,6 +15,7 @@ handed to the engine as a tuple of first-class functions, cached like the rest.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -44,7 +45,11 @@ def _source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-CACHE_DIR = _HERE / "__pycache__" / f"numba-{_source_hash()}"
+# $BALANCELAB_CACHE_DIR (docs/design.md) if set, else beside the sources; an empty folder
+# there is a cold cache (how the cold compile time is measured)
+_ROOT = Path(os.environ["BALANCELAB_CACHE_DIR"]) / "evo" if os.environ.get("BALANCELAB_CACHE_DIR") else \
+    _HERE / "__pycache__"
+CACHE_DIR = _ROOT / f"numba-{_source_hash()}"
 _announced = False
 
 
