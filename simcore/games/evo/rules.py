@@ -9,7 +9,11 @@ from the addressed streams (simcore.rng).
 """
 from __future__ import annotations
 
+import warnings
+from contextlib import contextmanager
+
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ...errors import UserError
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
@@ -19,6 +23,15 @@ from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed,
 
 _UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END}
 _MISC = 11
+
+
+@contextmanager
+def _quiet():
+    """The policies are first-class functions, an 'experimental' numba feature: no warning
+    per call (pytest resets the filter jit.py sets at import)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        yield
 
 
 def check_players(rs, players, policies) -> None:
@@ -84,8 +97,9 @@ def warmup(rs, players, policies) -> None:
     out just stops it (its error is not a user's here)."""
     from .batch_game import play_games
     pk, pol = pack(rs, players, list(policies), 0)
-    play_games(pk.g, pk.rk, pk.u, pol, np.zeros(1, np.int64),
-               *_outputs(1, players, int(pk.rk[R_E]), int(pk.rk[R_ROUNDS])))
+    with _quiet():
+        play_games(pk.g, pk.rk, pk.u, pol, np.zeros(1, np.int64),
+                   *_outputs(1, players, int(pk.rk[R_E]), int(pk.rk[R_ROUNDS])))
 
 
 def play_batch(rs, players, policies, seed, games, trajectories=False) -> dict:
@@ -96,7 +110,8 @@ def play_batch(rs, players, policies, seed, games, trajectories=False) -> dict:
     games = np.ascontiguousarray(games, dtype=np.int64)
     pk, pol = pack(rs, players, policies, seed)
     outs = _outputs(len(games), players, int(pk.rk[R_E]), int(pk.rk[R_ROUNDS]))
-    play_games(pk.g, pk.rk, pk.u, pol, games, *outs)
+    with _quiet():
+        play_games(pk.g, pk.rk, pk.u, pol, games, *outs)
     misc = outs[4]
     for b in np.flatnonzero(misc[:, 8]):
         check_error(int(misc[b, 8]), int(games[b]))
@@ -126,7 +141,8 @@ def run_state(rs, state, policies, seed, game, until):
     check_players(rs, players, policies)
     pk, pol = pack(rs, players, policies, seed, batch_io.rounds_needed(state))
     batch_io.load(rs, pk, state, game)
-    run(pk.g, pk.rk, pk.u, pol, _UNTIL[until])
+    with _quiet():
+        run(pk.g, pk.rk, pk.u, pol, _UNTIL[until])
     R = batch_io.trajectory_rows(pk)
     outs = _outputs(1, players, int(pk.rk[R_E]), max(R, 1))
     outcome(pk.g, pk.rk, 0, *outs)
