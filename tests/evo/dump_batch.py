@@ -20,11 +20,11 @@ KEYS = ("score", "winner", "rounds", "end_reason", "won", "dinosaurs", "sector",
         "climate_deaths", "events")
 
 
-def rows(players: int, bots: list[str], seed: int, games: int, variant: str = "default") -> list[dict]:
+def rows(players: int, bots: list[str], seed: int, games: int, variant: str = "default", start: int = 0) -> list[dict]:
     rs = GAME_DATA.load(variant)
     if len(bots) == 1:
         bots = bots * players
-    out = rules.play_batch(rs, players, [batch_policy(b, rs) for b in bots], seed, np.arange(games),
+    out = rules.play_batch(rs, players, [batch_policy(b, rs) for b in bots], seed, np.arange(start, start + games),
                            trajectories=True)
     lines = []
     for b in range(games):
@@ -40,9 +40,10 @@ def main(argv=None) -> None:
     ap.add_argument("--bots", required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--start", type=int, default=0, help="first game index")
     ap.add_argument("--variant", default="default")
     a = ap.parse_args(argv)
-    for row in rows(a.players, a.bots.split(","), a.seed, a.games, a.variant):
+    for row in rows(a.players, a.bots.split(","), a.seed, a.games, a.variant, a.start):
         print(json.dumps(row, sort_keys=True))
 
 
