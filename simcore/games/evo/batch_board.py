@@ -1,0 +1,316 @@
+"""Compiled board phases: movement and combat, birth, survival and scoring (contract 4.4,
+4.5, 4.6)."""
+from __future__ import annotations
+
+from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT, D_MOVE, DEADLY, EV_FRENZY,
+                    EV_GEYSERS, EV_RATS, EV_THIEF, HOT, IDEAL, M_ATTACK, M_FLIPPERS, M_STEP, M_STOP, M_WINGS,
+                    N_TRAITS, PH_BIRTH, PH_CLIMATE, PH_SURVIVAL, T_ATTACK, T_CAVE, T_CHAMELEON, T_COASTAL,
+                    T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
+from .decisions import (ask, current_class, event_card, opt, place, play_event, protected, remove, reserve,
+                        roll, set_opt, yes_no)
+from .jit import kernel
+from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS, G_ROUND,
+                    G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_MARK, O_MP, O_ORDER, O_OWNER, O_TRAIT,
+                    O_TRAJ, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR, R_MP_PER_DINO, R_NEV, R_P,
+                    R_WINGS_COST, R_WINGS_USES, R_Z, X_ADJ, X_COAST, X_DIST, X_EVAMT, X_FATT, X_FBABY,
+                    X_FNEED, X_NB, X_NBN, O_HAND)
+
+
+@kernel(inline=True)
+def tr(g, rk, s, t):
+    return g[rk[O_TRAIT] + s * N_TRAITS + t]
+
+
+@kernel(inline=True)
+def owner(g, rk, z):
+    return g[rk[O_OWNER] + z]
+
+
+# ------------------------------------------------------------------ movement (4.4)
+
+@kernel
+def move_options(g, rk, s, points, wing_uses, flip_uses):
+    """MOVE rows (kind, a, b): stop, then per zone a of s: step, attack, wings, flippers."""
+    Z, deg = rk[R_Z], rk[R_DEG]
+    set_opt(g, rk, 0, M_STOP, -1, -1)
+    n = 1
+    wings = tr(g, rk, s, T_WINGS)
+    wings_ok = wings >= 2 and wing_uses < rk[R_WINGS_USES] and rk[R_WINGS_COST] <= points
+    flip_ok = (tr(g, rk, s, T_COASTAL) == 1 and (rk[R_FLIP_USES] == 0 or flip_uses < rk[R_FLIP_USES])
+               and rk[R_FLIP_COST] <= points)
+    for a in range(Z):
+        if owner(g, rk, a) != s:
+            continue
+        for j in range(rk[rk[X_NBN] + a]):
+            b = rk[rk[X_NB] + a * deg + j]
+            if owner(g, rk, b) < 0:
+                set_opt(g, rk, n, M_STEP, a, b)
+                n += 1
+        for j in range(rk[rk[X_NBN] + a]):
+            b = rk[rk[X_NB] + a * deg + j]
+            x = owner(g, rk, b)
+            if x >= 0 and x != s and not protected(g, rk, x):
+                set_opt(g, rk, n, M_ATTACK, a, b)
+                n += 1
+        if wings_ok:
+            for b in range(Z):
+                d = rk[rk[X_DIST] + a * Z + b]
+                if owner(g, rk, b) < 0 and d >= 2 and d <= wings:
+                    set_opt(g, rk, n, M_WINGS, a, b)
+                    n += 1
+        if flip_ok and rk[rk[X_COAST] + a] == 1:
+            for b in range(Z):
+                if (owner(g, rk, b) < 0 and rk[rk[X_COAST] + b] == 1 and b != a
+                        and rk[rk[X_ADJ] + a * Z + b] == 0):
+                    set_opt(g, rk, n, M_FLIPPERS, a, b)
+                    n += 1
+    return n
+
+
+@kernel
+def combat(g, rk, u, pol, s, a, b):
+    """Contract 4.4.1: s on a attacks the dinosaur on b."""
+    deg = rk[R_DEG]
+    g[G_ATTACKS] += 1
+    f = roll(g, rk, u)
+    x = owner(g, rk, b)
+    A = tr(g, rk, s, T_ATTACK) + g[rk[O_FRENZY] + s]
+    D = tr(g, rk, x, T_DEFENCE)
+    res = rk[rk[X_FATT] + f]
+    if not (res == A_WIN or (res == A_DIFF and A - D >= rk[rk[X_FNEED] + f])):
+        return
+    n = 0
+    if tr(g, rk, x, T_CHAMELEON) == 1:
+        for j in range(rk[rk[X_NBN] + b]):
+            z = rk[rk[X_NB] + b * deg + j]
+            if owner(g, rk, z) < 0:
+                set_opt(g, rk, n, z, 0, 0)
+                n += 1
+    if n > 0:
+        z = opt(g, rk, ask(g, rk, u, pol, D_ESCAPE, x, n), 0)
+        g[rk[O_OWNER] + b] = -1
+        g[rk[O_OWNER] + z] = x
+    else:
+        remove(g, rk, b)
+        g[G_KILLS] += 1
+    remove(g, rk, a)
+    place(g, rk, s, b)
+
+
+@kernel
+def movement(g, rk, u, pol):
+    P = rk[R_P]
+    for s in range(P):
+        g[rk[O_FRENZY] + s] = 0
+    for i in range(P):
+        s = g[rk[O_ORDER] + i]
+        card = event_card(g, rk, s, EV_FRENZY)
+        if card >= 0:
+            g[G_INFO] = EV_FRENZY
+            yes_no(g, rk)
+            if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
+                c = play_event(g, rk, s, card)
+                g[rk[O_FRENZY] + s] += rk[rk[X_EVAMT] + c]
+        points = tr(g, rk, s, T_MOVES)
+        wing_uses, flip_uses = 0, 0
+        while points >= 1 and g[G_ERR] == 0:
+            n = move_options(g, rk, s, points, wing_uses, flip_uses)
+            k = ask(g, rk, u, pol, D_MOVE, s, n)
+            kind, a, b = opt(g, rk, k, 0), opt(g, rk, k, 1), opt(g, rk, k, 2)
+            if kind == M_STOP:
+                break
+            if kind == M_ATTACK:
+                combat(g, rk, u, pol, s, a, b)
+                points -= 1
+                continue
+            remove(g, rk, a)
+            place(g, rk, s, b)
+            if kind == M_STEP:
+                points -= 1
+            elif kind == M_WINGS:
+                points -= rk[R_WINGS_COST]
+                wing_uses += 1
+            else:
+                points -= rk[R_FLIP_COST]
+                flip_uses += 1
+    g[G_PHASE] = PH_BIRTH
+
+
+# ------------------------------------------------------------------ birth (4.5)
+
+@kernel
+def birth_targets(g, rk, s, n, r):
+    """Append BIRTH rows (r, t) for every target t of s (t != r), ascending; the owned zones
+    are listed first in the scratch O_MARK (r, removed by the caller, is not one)."""
+    Z = rk[R_Z]
+    mark = rk[O_MARK]
+    m = 0
+    for y in range(Z):
+        if owner(g, rk, y) == s:
+            g[mark + m] = y
+            m += 1
+    rng, killer = tr(g, rk, s, T_RANGE), tr(g, rk, s, T_KILLER)
+    for t in range(Z):
+        if t == r:
+            continue
+        x = owner(g, rk, t)
+        if x >= 0 and not (killer == 1 and x != s and (rk[R_KB_FLOOR] == 0 or not protected(g, rk, x))):
+            continue
+        near = False
+        for j in range(m):
+            if rk[rk[X_DIST] + t * Z + g[mark + j]] <= rng:
+                near = True
+                break
+        if near:
+            set_opt(g, rk, n, r, t, 0)
+            n += 1
+    return n
+
+
+@kernel
+def birth_options(g, rk, s):
+    Z = rk[R_Z]
+    set_opt(g, rk, 0, -1, -1, 0)
+    n = 1
+    if reserve(g, rk, s) >= 1:
+        return birth_targets(g, rk, s, n, -1)
+    for r in range(Z):          # the replace rule: remove r first, then measure
+        if owner(g, rk, r) != s:
+            continue
+        g[rk[O_OWNER] + r] = -1
+        n = birth_targets(g, rk, s, n, r)
+        g[rk[O_OWNER] + r] = s
+    return n
+
+
+@kernel
+def egg_thief(g, rk, u, pol, s, t):
+    """Right after a birth of s on t: the first other seat (track order after s) that plays
+    Egg thief replaces the newborn with one of its own."""
+    P, NEV = rk[R_P], rk[R_NEV]
+    at = 0
+    for i in range(P):
+        if g[rk[O_ORDER] + i] == s:
+            at = i
+    for j in range(1, P):
+        y = g[rk[O_ORDER] + (at + j) % P]
+        card = event_card(g, rk, y, EV_THIEF)
+        if card < 0:
+            continue
+        amount = rk[rk[X_EVAMT] + g[rk[O_HAND] + y * NEV + card]]
+        if reserve(g, rk, y) < 1 or g[rk[O_COUNT] + s] < amount:
+            continue
+        g[G_INFO] = EV_THIEF
+        yes_no(g, rk)
+        if ask(g, rk, u, pol, D_EVENT, y, 2) == 1:
+            play_event(g, rk, y, card)
+            remove(g, rk, t)
+            place(g, rk, y, t)
+            return
+
+
+@kernel
+def birth(g, rk, u, pol):
+    P = rk[R_P]
+    g[G_PHASE] = PH_SURVIVAL
+    for i in range(P):
+        s = g[rk[O_ORDER] + i]
+        card = event_card(g, rk, s, EV_RATS)
+        if card < 0:
+            continue
+        g[G_INFO] = EV_RATS
+        yes_no(g, rk)
+        if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
+            play_event(g, rk, s, card)
+            return
+    eggs = 0
+    for s in range(P):
+        eggs = max(eggs, tr(g, rk, s, T_EGGS))
+    for k in range(1, eggs + 1):
+        for i in range(P):
+            s = g[rk[O_ORDER] + i]
+            if tr(g, rk, s, T_EGGS) < k or g[G_ERR] != 0:
+                continue
+            n = birth_options(g, rk, s)
+            c = ask(g, rk, u, pol, D_BIRTH, s, n)
+            if c == 0:
+                continue
+            r, t = opt(g, rk, c, 0), opt(g, rk, c, 1)
+            if r >= 0:
+                remove(g, rk, r)
+            if owner(g, rk, t) >= 0:
+                f = roll(g, rk, u)
+                if rk[rk[X_FBABY] + f] != B_WIN:
+                    continue            # the baby dies, back to the reserve
+                remove(g, rk, t)
+                g[G_KILLS] += 1
+            place(g, rk, s, t)
+            g[G_BIRTHS] += 1
+            egg_thief(g, rk, u, pol, s, t)
+
+
+# ------------------------------------------------------------------ survival and scoring (4.6)
+
+@kernel
+def survival(g, rk, u, pol):
+    P, Z = rk[R_P], rk[R_Z]
+    for s in range(P):
+        g[rk[O_GEYSER] + s] = 0
+    for i in range(P):
+        s = g[rk[O_ORDER] + i]
+        card = event_card(g, rk, s, EV_GEYSERS)
+        if card < 0:
+            continue
+        g[G_INFO] = EV_GEYSERS
+        yes_no(g, rk)
+        if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
+            play_event(g, rk, s, card)
+            g[rk[O_GEYSER] + s] = 1
+    for i in range(P):
+        s = g[rk[O_ORDER] + i]
+        geyser = g[rk[O_GEYSER] + s] == 1
+        nh, nc, nd = 0, 0, 0
+        for z in range(Z):
+            if owner(g, rk, z) == s:
+                cl = current_class(g, rk, z)
+                if cl == HOT:
+                    nh += 1
+                elif cl == COLD and not geyser:
+                    nc += 1
+                elif cl == DEADLY:
+                    nd += 1
+        ex_hot = max(0, nh - tr(g, rk, s, T_THERMO))
+        ex_cold = max(0, nc - tr(g, rk, s, T_FUR))
+        ex_dead = max(0, nd - tr(g, rk, s, T_CAVE))
+        k = min(ex_hot + ex_cold + ex_dead, max(0, g[rk[O_COUNT] + s] - tr(g, rk, s, T_FLOOR)))
+        for _ in range(k):
+            n = 0
+            for z in range(Z):
+                if owner(g, rk, z) != s:
+                    continue
+                cl = current_class(g, rk, z)
+                if geyser and cl == COLD:
+                    cl = IDEAL
+                if (cl == HOT and ex_hot > 0) or (cl == COLD and ex_cold > 0) or (cl == DEADLY and ex_dead > 0):
+                    set_opt(g, rk, n, z, 0, 0)
+                    n += 1
+            z = opt(g, rk, ask(g, rk, u, pol, D_DIE, s, n), 0)
+            cl = current_class(g, rk, z)
+            if geyser and cl == COLD:
+                cl = IDEAL
+            if cl == HOT:
+                ex_hot -= 1
+            elif cl == COLD:
+                ex_cold -= 1
+            else:
+                ex_dead -= 1
+            remove(g, rk, z)
+            g[G_CDEATHS] += 1
+    for s in range(P):
+        g[rk[O_MP] + s] += rk[R_MP_PER_DINO] * g[rk[O_COUNT] + s]
+        g[rk[O_TRAJ] + g[G_TRAJ_N] * P + s] = g[rk[O_MP] + s]
+        g[rk[O_DCNT] + s] = 0
+    g[G_TRAJ_N] += 1
+    g[G_ROUND] += 1
+    g[G_ROLLS] = 0
+    g[G_PHASE] = PH_CLIMATE

@@ -1,0 +1,258 @@
+"""The evo JSON game state (contract 15) <-> the batch engine's packed arrays (state.py).
+
+Genes, events and tokens are named; copies of one name are alike, so loaded copies take
+that name's uids in order of appearance (contract 15 allows any). The bag and the seats'
+boards are counts per gene name. A state is between phases; the `lab` is only read and
+written with phase "initiative" (the columns the seats took in the mutation phase).
+"""
+from __future__ import annotations
+
+from ...errors import UserError
+from . import state as S
+from .codes import END_REASONS, PHASES
+from .schema import uid_order
+
+_FIELDS = ("round", "phase", "sector", "climate_pile", "climate_revealed", "climate_out", "bag", "draws",
+           "dice", "event_deck", "event_discard", "order", "lab", "decisions", "rolls", "seats", "trajectory",
+           "ended", "end_reason", "winners", "rounds")
+
+
+def players_of(state: dict) -> int:
+    seats = state.get("seats") if isinstance(state, dict) else None
+    if not isinstance(seats, list) or not seats:
+        raise UserError("a game state needs a non-empty list of seats", key="state.seats")
+    return len(seats)
+
+
+def rounds_needed(state: dict) -> int:
+    """Trajectory rows a state can reach: those it has, plus one per climate token left."""
+    traj, pile = state.get("trajectory") or [], state.get("climate_pile") or []
+    return (len(traj) if isinstance(traj, list) else 0) + (len(pile) if isinstance(pile, list) else 0) + 1
+
+
+def trajectory_rows(pk: S.Packed) -> int:
+    return int(pk.g[S.G_TRAJ_N])
+
+
+class _Uids:
+    """Hands out the uids of each name's copies in order of appearance."""
+
+    def __init__(self, rows, what):
+        self.free: dict[str, list[int]] = {}
+        for uid, (name, _) in enumerate(uid_order(rows)):
+            self.free.setdefault(name, []).append(uid)
+        self.what = what
+
+    def take(self, name, where):
+        if not isinstance(name, str) or name not in self.free:
+            raise UserError(f"unknown {self.what} {name!r}; known: {', '.join(sorted(self.free))}", key=where)
+        if not self.free[name]:
+            raise UserError(f"more copies of {self.what} {name!r} than the data holds", key=where)
+        return self.free[name].pop(0)
+
+
+def _int(state, k, default=None, lo=0, hi=None, where="state"):
+    v = state.get(k, default)
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise UserError(f"expected an integer {rng}, got {v!r}", key=f"{where}.{k}")
+    return v
+
+
+def _list(v, where, n=None):
+    if not isinstance(v, list) or (n is not None and len(v) != n):
+        raise UserError(f"expected a list{'' if n is None else f' of {n}'}, got {v!r}", key=where)
+    return v
+
+
+def _gene(names, name, where):
+    if not isinstance(name, str) or name not in names:
+        raise UserError(f"unknown gene {name!r}; known: {', '.join(names)}", key=where)
+    return names.index(name)
+
+
+def load(rs, pk: S.Packed, state: dict, game: int) -> None:
+    """Fill pk.g (its scripts kept) from a JSON state; UserError naming the field."""
+    from .decisions import set_traits
+    rk, g = pk.rk, pk.g
+    unknown = sorted(set(state) - set(_FIELDS))
+    if unknown:
+        raise UserError(f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(_FIELDS)}", key="state")
+    P, Z, E = int(rk[S.R_P]), int(rk[S.R_Z]), int(rk[S.R_E])
+    NEV, R = int(rk[S.R_NEV]), int(rk[S.R_TRAJ])
+    g[:rk[S.O_SCRIPT]] = 0
+    g[rk[S.O_SPOS]:] = 0
+    g[S.G_GAME] = game
+    g[S.G_ROUND] = _int(state, "round", lo=1)
+    phase = state.get("phase")
+    if phase not in PHASES:
+        raise UserError(f"expected one of {', '.join(PHASES)}, got {phase!r}", key="state.phase")
+    g[S.G_PHASE] = PHASES.index(phase)
+    g[S.G_SECTOR] = _int(state, "sector", hi=int(rk[S.R_S]) - 1)
+    tokens = _Uids(rs.tables["climate"], "climate token")
+    for field, at, count in (("climate_pile", S.O_PILE, S.G_PILE_N), ("climate_revealed", S.O_REV, S.G_REV_N),
+                             ("climate_out", S.O_OUT, S.G_OUT_N)):
+        names = _list(state.get(field, []), f"state.{field}")
+        for k, name in enumerate(names):
+            g[rk[at] + k] = tokens.take(name, f"state.{field}")
+        g[count] = len(names)
+    genes = S.gene_names(rs)
+    for name in _list(state.get("bag", []), "state.bag"):
+        g[rk[S.O_BAG] + _gene(genes, name, "state.bag")] += 1
+    draws = _list(state.get("draws", []), "state.draws")
+    if len(draws) > P - 1 or len(set(map(str, draws))) != len(draws):
+        raise UserError(f"at most {P - 1} distinct gene names (one per gene column), got {draws!r}",
+                        key="draws")
+    for k, name in enumerate(draws):
+        e = _gene(genes, name, "draws")
+        if g[rk[S.O_BAG] + e] < 1:
+            raise UserError(f"forced draw {name!r} is not in the bag", key="draws")
+        g[rk[S.O_DRAWS] + k] = e
+    g[S.G_DRAWS_N] = len(draws)
+    faces = [n for n, _ in uid_order(rs.tables["die"])]
+    dice = _list(state.get("dice", []), "state.dice")
+    if len(dice) > int(rk[S.R_DICE]):
+        raise UserError(f"at most {int(rk[S.R_DICE])} forced die faces", key="state.dice")
+    for k, name in enumerate(dice):
+        if name not in faces:
+            raise UserError(f"unknown die face {name!r}; faces: {', '.join(sorted(set(faces)))}", key="state.dice")
+        g[rk[S.O_DICE] + k] = faces.index(name)
+    g[S.G_DICE_N] = len(dice)
+    events = _Uids(rs.tables["events"], "event card")
+    deck = _list(state.get("event_deck", []), "state.event_deck")
+    for k, name in enumerate(deck):
+        g[rk[S.O_DECK] + k] = events.take(name, "state.event_deck")
+    g[S.G_DECK_N] = len(deck)
+    disc = _list(state.get("event_discard", []), "state.event_discard")
+    for k, name in enumerate(disc):
+        g[rk[S.O_DISC] + k] = events.take(name, "state.event_discard")
+    g[S.G_DISC_N] = len(disc)
+    # the per-game tallies are not in a state: `events` is the discard pile (every card played
+    # goes there); attacks, kills, births and climate deaths count from the loaded state on
+    g[S.G_EVENTS] = len(disc)
+    order = _list(state.get("order"), "state.order", P)
+    if sorted(order) != list(range(P)):
+        raise UserError(f"expected the seats 0..{P - 1} in some order, got {order!r}", key="state.order")
+    g[rk[S.O_ORDER]:rk[S.O_ORDER] + P] = order
+    g[rk[S.O_LAB_SEAT]:rk[S.O_LAB_SEAT] + P] = -1
+    g[rk[S.O_LAB_GENE]:rk[S.O_LAB_GENE] + P] = -1
+    g[rk[S.O_COL]:rk[S.O_COL] + P] = -1
+    if phase == "initiative":
+        lab = _list(state.get("lab"), "state.lab", P)
+        for c, s in enumerate(lab):
+            if s is None:
+                continue
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < P or lab.count(s) > 1:
+                raise UserError(f"column {c}: expected a seat 0..{P - 1} (each at most once) or null, got {s!r}",
+                                key="state.lab")
+            g[rk[S.O_LAB_SEAT] + c] = s
+            g[rk[S.O_COL] + s] = c
+    dec = _list(state.get("decisions", [0] * P), "state.decisions", P)
+    for s, d in enumerate(dec):
+        if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+            raise UserError(f"expected non-negative integers, got {dec!r}", key="state.decisions")
+        g[rk[S.O_DCNT] + s] = d
+    g[S.G_ROLLS] = _int(state, "rolls", 0)
+    zones = S.map_of(rs, P).names
+    g[rk[S.O_OWNER]:rk[S.O_OWNER] + Z] = -1
+    for s, seat in enumerate(state["seats"]):
+        where = f"state.seats[{s}]"
+        if not isinstance(seat, dict):
+            raise UserError(f"expected an object with mp, genes, events, dinosaurs, got {seat!r}", key=where)
+        g[rk[S.O_MP] + s] = _int(seat, "mp", where=where)
+        for name in _list(seat.get("genes", []), f"{where}.genes"):
+            g[rk[S.O_HELD] + s * E + _gene(genes, name, f"{where}.genes")] += 1
+        # the tally `won` is not in a state: genes never leave a board, so a game from setup
+        # has won == its board; a continued game starts its tally from the board (section 12)
+        g[rk[S.O_WON] + s * E:rk[S.O_WON] + (s + 1) * E] = g[rk[S.O_HELD] + s * E:rk[S.O_HELD] + (s + 1) * E]
+        hand = _list(seat.get("events", []), f"{where}.events")
+        for k, name in enumerate(hand):
+            g[rk[S.O_HAND] + s * NEV + k] = events.take(name, f"{where}.events")
+        g[rk[S.O_HAND_N] + s] = len(hand)
+        dinos = _list(seat.get("dinosaurs", []), f"{where}.dinosaurs")
+        if len(dinos) > rk[S.R_CAP]:
+            raise UserError(f"at most dinosaurs_per_player = {int(rk[S.R_CAP])} dinosaurs, got {len(dinos)}",
+                            key=f"{where}.dinosaurs")
+        for name in dinos:
+            if name not in zones:
+                raise UserError(f"unknown zone {name!r} on the {P}-player map", key=f"{where}.dinosaurs")
+            z = zones.index(name)
+            if g[rk[S.O_OWNER] + z] >= 0:
+                raise UserError(f"zone {name!r} holds two dinosaurs (one per zone)", key=f"{where}.dinosaurs")
+            g[rk[S.O_OWNER] + z] = s
+            g[rk[S.O_COUNT] + s] += 1
+    traj = _list(state.get("trajectory", []), "state.trajectory")
+    if len(traj) > R:
+        raise UserError(f"at most {R} rows", key="state.trajectory")
+    for r, row in enumerate(traj):
+        _list(row, f"state.trajectory[{r}]", P)
+        g[rk[S.O_TRAJ] + r * P:rk[S.O_TRAJ] + (r + 1) * P] = row
+    g[S.G_TRAJ_N] = len(traj)
+    g[S.G_ENDED] = bool(state.get("ended", False))
+    if g[S.G_ENDED]:
+        if state.get("end_reason") not in END_REASONS:
+            raise UserError(f"an ended state needs end_reason {END_REASONS[0]!r}", key="state.end_reason")
+        g[S.G_REASON] = END_REASONS.index(state["end_reason"])
+        g[S.G_ROUNDS] = _int(state, "rounds", len(traj))
+    for s in range(P):
+        set_traits(g, rk, s)
+
+
+def _winners(mp, count) -> list[int]:
+    best = max(zip(mp, count))
+    return [s for s in range(len(mp)) if (mp[s], count[s]) == best]
+
+
+def dump(rs, pk: S.Packed) -> dict:
+    """The JSON state (contract 15) of pk.g."""
+    rk, g = pk.rk, pk.g
+    P, Z, E, NEV = int(rk[S.R_P]), int(rk[S.R_Z]), int(rk[S.R_E]), int(rk[S.R_NEV])
+    genes = S.gene_names(rs)
+    tok = [n for n, _ in uid_order(rs.tables["climate"])]
+    evn = [n for n, _ in uid_order(rs.tables["events"])]
+    faces = [n for n, _ in uid_order(rs.tables["die"])]
+    zones = S.map_of(rs, P).names
+
+    def seg(at, a, b, names):
+        return [names[int(x)] for x in g[rk[at] + a:rk[at] + b]]
+
+    def bag_names(counts):       # by uid: name order, copies together
+        return sorted(n for e, n in enumerate(genes) for _ in range(int(counts[e])))
+
+    phase = PHASES[int(g[S.G_PHASE])]
+    mp = [int(x) for x in g[rk[S.O_MP]:rk[S.O_MP] + P]]
+    count = [int(x) for x in g[rk[S.O_COUNT]:rk[S.O_COUNT] + P]]
+    owner = g[rk[S.O_OWNER]:rk[S.O_OWNER] + Z]
+    seats = []
+    for s in range(P):
+        held = g[rk[S.O_HELD] + s * E:rk[S.O_HELD] + (s + 1) * E]
+        seats.append({"mp": mp[s], "genes": bag_names(held),
+                      "events": [evn[int(c)] for c in g[rk[S.O_HAND] + s * NEV:rk[S.O_HAND] + s * NEV
+                                                        + g[rk[S.O_HAND_N] + s]]],
+                      "dinosaurs": [zones[z] for z in range(Z) if owner[z] == s]})
+    ended = bool(g[S.G_ENDED])
+    out = {
+        "round": int(g[S.G_ROUND]), "phase": phase, "sector": int(g[S.G_SECTOR]),
+        "climate_pile": seg(S.O_PILE, g[S.G_PILE_TOP], g[S.G_PILE_N], tok),
+        "climate_revealed": seg(S.O_REV, 0, g[S.G_REV_N], tok),
+        "climate_out": seg(S.O_OUT, 0, g[S.G_OUT_N], tok),
+        "bag": bag_names(g[rk[S.O_BAG]:rk[S.O_BAG] + E]),
+        "draws": [genes[int(e)] for e in g[rk[S.O_DRAWS]:rk[S.O_DRAWS] + g[S.G_DRAWS_N]]],
+        "dice": seg(S.O_DICE, g[S.G_DICE_POS], g[S.G_DICE_N], faces),
+        "event_deck": seg(S.O_DECK, g[S.G_DECK_TOP], g[S.G_DECK_N], evn),
+        "event_discard": seg(S.O_DISC, 0, g[S.G_DISC_N], evn),
+        "order": [int(x) for x in g[rk[S.O_ORDER]:rk[S.O_ORDER] + P]],
+        "decisions": [int(x) for x in g[rk[S.O_DCNT]:rk[S.O_DCNT] + P]],
+        "rolls": int(g[S.G_ROLLS]),
+        "seats": seats,
+        "trajectory": [[int(x) for x in g[rk[S.O_TRAJ] + r * P:rk[S.O_TRAJ] + (r + 1) * P]]
+                       for r in range(int(g[S.G_TRAJ_N]))],
+        "ended": ended,
+        "end_reason": END_REASONS[int(g[S.G_REASON])] if ended else None,
+        "winners": _winners(mp, count) if ended else [],
+        "rounds": int(g[S.G_ROUNDS]) if ended else int(g[S.G_TRAJ_N]),
+    }
+    if phase == "initiative":
+        out["lab"] = [None if x < 0 else int(x) for x in g[rk[S.O_LAB_SEAT]:rk[S.O_LAB_SEAT] + P]]
+    return out
+

@@ -1,0 +1,287 @@
+"""How the batch engine asks its policies (the batch bots' interface), and the helpers
+every phase shares: the random streams (= simcore.rng), the species traits, the board.
+
+A policy is one compiled C-callable function per seat, `jit.DECIDE_SIG`:
+
+    decide(g, rk, kind, seat, n, h) -> option index in [0, n)
+
+- `g`, `rk`: the game and the rules as flat int64 arrays (state.py: offsets rk[O_*],
+  tables rk[X_*]); the seats' traits are rows of g at O_TRAIT (codes.T_*);
+- `kind`: the decision kind (codes.D_*, contract section 7), asked also with one option;
+- the options are the rows (w0, w1, w2) at g[rk[O_OPTS] + 3 k], k < n, in the contract's
+  order: BID (column, value, -), ADRENALINE (position, -, -), EVENT (0 no | 1 play),
+  SHIFT (shift, -, -), MOVE (codes.M_* kind, a, b; M_STOP row first), ESCAPE (zone, -, -),
+  BIRTH (r or -1, t, -; row 0 = (-1, -1): no birth), DIE (zone, -, -);
+- `h`: the decision's address key(seed, game, BOT, round, seat, d) (the random bot's draw);
+- context words: g[G_INFO] = the event effect (EVENT), g[G_TOKEN_SHIFT] = the revealed
+  token's shift (EVENT prescience, SHIFT).
+A policy may write its own script position (O_SPOS) and the scratch g[rk[O_PTMP]:];
+nothing else. It reports a scripted-choice mismatch by setting g[G_ERR] (codes.ERR_*).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...rng import BOT, CHANCE
+from .codes import (E_ADRENALINE, E_ATTACK_HORNS, E_BIRTH_RANGE, E_CAVE, E_CHAMELEON, E_COASTAL,
+                    E_DEFENCE_HORNS, E_EGGS, E_FLOOR, E_FUR, E_HORNS, E_KILLER, E_MOVE_POINTS, E_SIXTH,
+                    E_THERMO, E_VIALS, E_WINGS, ERR_BAD_CHOICE, K_DIE, N_TRAITS, T_ADRENALINE, T_ATTACK,
+                    T_CAVE, T_CHAMELEON, T_COASTAL, T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES,
+                    T_RANGE, T_SIXTH, T_THERMO, T_VIALS, T_WINGS)
+from .jit import kernel
+from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_ROLLS, G_ROUND, G_SECTOR,
+                    O_COUNT, O_DCNT, O_DICE, O_DISC, O_HAND, O_HAND_N, O_HELD, O_OPTS, O_OWNER,
+                    O_TRAIT, R_BASE_EGGS, R_BASE_FUR, R_BASE_HORNS, R_BASE_MOVES, R_BASE_THERMO,
+                    R_BIRTH_RANGE, R_CAP, R_E, R_F, R_FLOOR, R_HORN_ADD, R_MIN_COST, R_NEV, R_T,
+                    X_EVACT, X_EVEFF, X_GACT, X_GAMT, X_GEFF, X_TERR, X_WHEEL)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+
+
+# ------------------------------------------------------------------ random streams
+
+@kernel
+def mix(z):
+    """splitmix64 finaliser, as rng._mix."""
+    z = np.uint64(z) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _C1
+    z = (z ^ (z >> np.uint64(27))) * _C2
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def key3(seed, game, stream):
+    h = mix(np.uint64(seed))
+    h = mix(h ^ np.uint64(game))
+    return mix(h ^ np.uint64(stream))
+
+
+@kernel
+def add(h, a):
+    return mix(h ^ np.uint64(a))
+
+
+@kernel
+def below(h, n):
+    """An integer uniform in [0, n) from hash h, as rng.below."""
+    return np.int64(((h >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@kernel
+def shuffle(g, u, h, at, n):
+    """Order g[at:at+n] (uids) by key(h, uid) ascending, as rng.shuffle_order (stable on
+    ties); an insertion sort on the scratch u[1:]: the piles are small."""
+    for k in range(n):
+        u[1 + k] = add(h, g[at + k])
+    for k in range(1, n):
+        kk, vv = u[1 + k], g[at + k]
+        j = k - 1
+        while j >= 0 and u[1 + j] > kk:
+            u[2 + j] = u[1 + j]
+            g[at + j + 1] = g[at + j]
+            j -= 1
+        u[2 + j] = kk
+        g[at + j + 1] = vv
+
+
+@kernel
+def roll(g, rk, u):
+    """The next die face uid of this round: a forced face first, else the K_DIE stream; the
+    round's roll counter counts both (contract 2 and 15)."""
+    n = g[G_ROLLS]
+    g[G_ROLLS] = n + 1
+    if g[G_DICE_POS] < g[G_DICE_N]:
+        f = g[rk[O_DICE] + g[G_DICE_POS]]
+        g[G_DICE_POS] += 1
+        return f
+    h = add(add(add(key3(u[0], g[G_GAME], CHANCE), K_DIE), g[G_ROUND]), n)
+    return below(h, rk[R_F])
+
+
+# ------------------------------------------------------------------ decisions
+
+@kernel
+def ask(g, rk, u, pol, kind, seat, n):
+    """Decision `kind` of `seat` among n options (rows at O_OPTS); contract 2's address."""
+    d = g[rk[O_DCNT] + seat]
+    g[rk[O_DCNT] + seat] = d + 1
+    h = add(add(add(key3(u[0], g[G_GAME], BOT), g[G_ROUND]), seat), d)
+    c = pol[seat](g, rk, kind, seat, n, h)
+    if c < 0 or c >= n:
+        if g[G_ERR] == 0:
+            g[G_ERR] = ERR_BAD_CHOICE
+        c = 0
+    return c
+
+
+@kernel(inline=True)
+def opt(g, rk, c, j):
+    return g[rk[O_OPTS] + 3 * c + j]
+
+
+@kernel
+def set_opt(g, rk, n, a, b, c):
+    at = rk[O_OPTS] + 3 * n
+    g[at] = a
+    g[at + 1] = b
+    g[at + 2] = c
+
+
+@kernel
+def yes_no(g, rk):
+    """EVENT's two rows: 0 no, 1 play."""
+    set_opt(g, rk, 0, 0, 0, 0)
+    set_opt(g, rk, 1, 1, 0, 0)
+
+
+# ------------------------------------------------------------------ traits and board
+
+@kernel(inline=True)
+def trait(g, rk, s, t):
+    return g[rk[O_TRAIT] + s * N_TRAITS + t]
+
+
+@kernel
+def set_traits(g, rk, s):
+    """Contract 1, species traits of seat s over its active genes (knockouts: contract 10)."""
+    E = rk[R_E]
+    moves, horns, att, dfc = rk[R_BASE_MOVES], rk[R_BASE_HORNS], 0, 0
+    att_max, dfc_max = 0, 0
+    thermo, fur, eggs, vials, cave = rk[R_BASE_THERMO], rk[R_BASE_FUR], rk[R_BASE_EGGS], 0, 0
+    rng, floor, wings = rk[R_BIRTH_RANGE], rk[R_FLOOR], 0
+    coastal, killer, sixth, adren, cham = 0, 0, 0, 0, 0
+    for e in range(E):
+        c = g[rk[O_HELD] + s * E + e]
+        if c == 0 or rk[rk[X_GACT] + e] == 0:
+            continue
+        eff, amt = rk[rk[X_GEFF] + e], rk[rk[X_GAMT] + e]
+        if eff == E_MOVE_POINTS:
+            moves += amt * c
+        elif eff == E_HORNS:
+            horns += amt * c
+        elif eff == E_ATTACK_HORNS:
+            att += amt * c
+            att_max = max(att_max, amt)
+        elif eff == E_DEFENCE_HORNS:
+            dfc += amt * c
+            dfc_max = max(dfc_max, amt)
+        elif eff == E_THERMO:
+            thermo += amt * c
+        elif eff == E_FUR:
+            fur += amt * c
+        elif eff == E_EGGS:
+            eggs += amt * c
+        elif eff == E_VIALS:
+            vials += amt * c
+        elif eff == E_CAVE:
+            cave += amt * c
+        elif eff == E_BIRTH_RANGE:
+            rng = max(rng, amt)
+        elif eff == E_FLOOR:
+            floor = max(floor, amt)
+        elif eff == E_WINGS:
+            wings = max(wings, amt)
+        elif eff == E_COASTAL:
+            coastal = 1
+        elif eff == E_KILLER:
+            killer = 1
+        elif eff == E_SIXTH:
+            sixth = 1
+        elif eff == E_ADRENALINE:
+            adren = 1
+        elif eff == E_CHAMELEON:
+            cham = 1
+    at = rk[O_TRAIT] + s * N_TRAITS
+    if rk[R_HORN_ADD] == 1:
+        g[at + T_ATTACK] = horns + att
+        g[at + T_DEFENCE] = horns + dfc
+    else:
+        g[at + T_ATTACK] = max(horns, att_max)
+        g[at + T_DEFENCE] = max(horns, dfc_max)
+    g[at + T_MOVES] = moves
+    g[at + T_THERMO] = thermo
+    g[at + T_FUR] = fur
+    g[at + T_EGGS] = eggs
+    g[at + T_VIALS] = vials
+    g[at + T_CAVE] = cave
+    g[at + T_RANGE] = rng
+    g[at + T_FLOOR] = floor
+    g[at + T_WINGS] = wings
+    g[at + T_COASTAL] = coastal
+    g[at + T_KILLER] = killer
+    g[at + T_SIXTH] = sixth
+    g[at + T_ADRENALINE] = adren
+    g[at + T_CHAMELEON] = cham
+
+
+@kernel
+def protected(g, rk, x):
+    """Contract 1: at or below its floor a clan cannot be attacked."""
+    return g[rk[O_COUNT] + x] <= g[rk[O_TRAIT] + x * N_TRAITS + T_FLOOR]
+
+
+@kernel
+def reserve(g, rk, s):
+    return rk[R_CAP] - g[rk[O_COUNT] + s]
+
+
+@kernel
+def place(g, rk, s, z):
+    g[rk[O_OWNER] + z] = s
+    g[rk[O_COUNT] + s] += 1
+
+
+@kernel
+def remove(g, rk, z):
+    """The dinosaur on z goes back to its owner's reserve."""
+    s = g[rk[O_OWNER] + z]
+    g[rk[O_COUNT] + s] -= 1
+    g[rk[O_OWNER] + z] = -1
+
+
+@kernel
+def zone_class(g, rk, sector, z):
+    return rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]]
+
+
+@kernel
+def price(g, rk, s, v):
+    """What seat s pays for a bid of v (contract 4.2)."""
+    return max(rk[R_MIN_COST], v - g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS])
+
+
+# ------------------------------------------------------------------ event cards
+
+@kernel
+def event_card(g, rk, s, effect):
+    """Position in s's hand of its lowest-uid active card with `effect`, or -1."""
+    NEV = rk[R_NEV]
+    best, at = -1, -1
+    for i in range(g[rk[O_HAND_N] + s]):
+        c = g[rk[O_HAND] + s * NEV + i]
+        if rk[rk[X_EVEFF] + c] == effect and rk[rk[X_EVACT] + c] == 1 and (best < 0 or c < best):
+            best, at = c, i
+    return at
+
+
+@kernel
+def play_event(g, rk, s, i):
+    """Card i of s's hand goes to the discard pile (tally `events`); returns its uid."""
+    NEV = rk[R_NEV]
+    base = rk[O_HAND] + s * NEV
+    c = g[base + i]
+    n = g[rk[O_HAND_N] + s]
+    for j in range(i, n - 1):
+        g[base + j] = g[base + j + 1]
+    g[rk[O_HAND_N] + s] = n - 1
+    g[rk[O_DISC] + g[G_DISC_N]] = c
+    g[G_DISC_N] += 1
+    g[G_EVENTS] += 1
+    return c
+
+
+@kernel
+def current_class(g, rk, z):
+    return zone_class(g, rk, g[G_SECTOR], z)

@@ -1,0 +1,159 @@
+"""Evo, the batch engine: compiled with numba, one game after another on one flat state
+array per batch (docs/games/evo.md; setup and the first phases in batch_phases.py, the
+board phases in batch_board.py, the loop in batch_game.py, the policy interface in
+decisions.py, build and cache in jit.py).
+
+Evo branches per game everywhere (auctions, movement, combat), so the compiled loop over
+the games beats batch-wide numpy masks. Game k is the same in any batch: every draw comes
+from the addressed streams (simcore.rng).
+"""
+from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
+
+import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from ...errors import UserError
+from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
+                    ERR_SCRIPT_KIND, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND)
+from .maps import MAX_PLAYERS
+from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
+
+_UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END}
+_MISC = 11
+
+
+@contextmanager
+def _quiet():
+    """The policies are first-class functions, an 'experimental' numba feature: no warning
+    per call (pytest resets the filter jit.py sets at import)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        yield
+
+
+def check_players(rs, players, policies) -> None:
+    lo, hi = rs["players_min"], rs["players_max"]
+    if not isinstance(players, int) or not lo <= players <= hi:
+        raise UserError(f"evo plays with {lo} to {hi} players, got {players}", key="players")
+    if len(policies) != players:
+        raise UserError(f"needs one bot per seat ({players}), got {len(policies)}", key="bots")
+
+
+def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple]:
+    """The packed arrays (scripts written in) and the policy tuple, padded to 5 seats."""
+    pk = new_packed(rs, players, seed, traj_rows)
+    rk, g = pk.rk, pk.g
+    for s, p in enumerate(policies):
+        script = getattr(p, "script", None)
+        if script is None:
+            continue
+        if len(script) > SCRIPT_MAX:
+            raise UserError(f"at most {SCRIPT_MAX} scripted choices per seat, seat {s} has {len(script)}",
+                            key="choices")
+        for k, (kind, option) in enumerate(script):
+            at = rk[O_SCRIPT] + (s * rk[R_L] + k) * 2
+            g[at], g[at + 1] = kind, option
+        g[rk[O_SCRIPT_N] + s] = len(script)
+    pol = [p.decide for p in policies]
+    pol += [pol[0]] * (MAX_PLAYERS - len(pol))
+    return pk, tuple(pol)
+
+
+def check_error(err: int, game: int) -> None:
+    if err == ERR_SCRIPT_EMPTY:
+        raise UserError(f"game {game}: the scripted choices ran out before the game reached `until`",
+                        key="choices")
+    if err == ERR_SCRIPT_KIND:
+        raise UserError(f"game {game}: a scripted choice names the wrong decision kind (kinds: "
+                        f"{', '.join(DECISIONS)})", key="choices")
+    if err == ERR_BAD_CHOICE:
+        raise UserError(f"game {game}: a choice is out of the range of its options", key="choices")
+    if err == ERR_NO_PILE:
+        raise UserError(f"game {game}: the climate pile ran out without a meteorite", key="climate_pile")
+    if err == ERR_ROUND_LIMIT:
+        raise RuntimeError(f"evo game {game} did not end (engine bug)")
+
+
+def _outputs(B, P, E, R):
+    return (np.zeros((B, P), np.int64), np.zeros((B, P), np.int64), np.zeros((B, P), np.bool_),
+            np.zeros((B, P, E), np.int64), np.zeros((B, _MISC), np.int64), np.zeros((B, R, P), np.int64))
+
+
+def _rows(score, dinos, win, won, misc, standing, trajectories) -> dict:
+    out = {"score": score, "winner": win, "rounds": misc[:, 0].copy(), "end_reason": misc[:, 1].copy(),
+           "won": won, "dinosaurs": dinos, "sector": misc[:, 2].copy(), "attacks": misc[:, 3].copy(),
+           "kills": misc[:, 4].copy(), "births": misc[:, 5].copy(), "climate_deaths": misc[:, 6].copy(),
+           "events": misc[:, 7].copy(), "faction": np.tile(np.arange(score.shape[1]), (score.shape[0], 1))}
+    if trajectories:
+        out["standing"] = standing
+    return out
+
+
+def warmup(rs, players, policies) -> None:
+    """Compile (or load from the cache) the engine by playing one game; a script that runs
+    out just stops it (its error is not a user's here)."""
+    from .batch_game import play_games
+    pk, pol = pack(rs, players, list(policies), 0)
+    with _quiet():
+        play_games(pk.g, pk.rk, pk.u, pol, np.zeros(1, np.int64),
+                   *_outputs(1, players, int(pk.rk[R_E]), int(pk.rk[R_ROUNDS])))
+
+
+def play_batch(rs, players, policies, seed, games, trajectories=False) -> dict:
+    """Play games `games` (int64 game indices) to the end; contract section 8's outcome."""
+    from .batch_game import play_games
+    policies = list(policies)
+    check_players(rs, players, policies)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    pk, pol = pack(rs, players, policies, seed)
+    outs = _outputs(len(games), players, int(pk.rk[R_E]), int(pk.rk[R_ROUNDS]))
+    with _quiet():
+        play_games(pk.g, pk.rk, pk.u, pol, games, *outs)
+    misc = outs[4]
+    for b in np.flatnonzero(misc[:, 8]):
+        check_error(int(misc[b, 8]), int(games[b]))
+    return _rows(*outs, trajectories)
+
+
+def initial_state(rs, players, seed, game) -> dict:
+    """The JSON state (contract 15) of game `game` right after setup (contract 3)."""
+    from . import batch_io
+    from .batch_phases import setup
+    if not isinstance(players, int) or not rs["players_min"] <= players <= rs["players_max"]:
+        raise UserError(f"evo plays with {rs['players_min']} to {rs['players_max']} players, got {players}",
+                        key="players")
+    pk = new_packed(rs, players, seed)
+    setup(pk.g, pk.rk, pk.u, game)
+    return batch_io.dump(rs, pk)
+
+
+def run_state(rs, state, policies, seed, game, until):
+    """Play a JSON state (contract 15) forward to `until`; (state, outcome or None)."""
+    from . import batch_io
+    from .batch_game import outcome, run
+    if until not in _UNTIL:
+        raise UserError(f"until must be one of {', '.join(_UNTIL)}, got {until!r}", key="until")
+    policies = list(policies)
+    players = batch_io.players_of(state)
+    check_players(rs, players, policies)
+    pk, pol = pack(rs, players, policies, seed, batch_io.rounds_needed(state))
+    batch_io.load(rs, pk, state, game)
+    with _quiet():
+        run(pk.g, pk.rk, pk.u, pol, _UNTIL[until])
+    R = batch_io.trajectory_rows(pk)
+    outs = _outputs(1, players, int(pk.rk[R_E]), max(R, 1))
+    outcome(pk.g, pk.rk, 0, *outs)
+    check_error(int(outs[4][0, 8]), game)
+    out = batch_io.dump(rs, pk)
+    if not out["ended"]:
+        return out, None
+    rows = _rows(*outs, True)
+    one = {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in rows.items()}
+    for k in ("rounds", "end_reason", "sector", "attacks", "kills", "births", "climate_deaths", "events"):
+        one[k] = int(one[k])
+    one["standing"] = one["standing"][:R]
+    return out, one
+

@@ -1,0 +1,229 @@
+"""The greedy bot's compiled form (docs/games/evo.md section 13, tie-breaks included): a
+C-callable policy of simcore/games/evo/decisions.py's interface. It reads the packed
+state and never writes it. Constants: greedy_constants.py (one definition for both
+engines)."""
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BID, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT,
+                                     D_MOVE, D_SHIFT, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE, EV_RATS, HOT,
+                                     IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
+                                     T_FUR, T_SIXTH, T_THERMO, T_VIALS)
+from simcore.games.evo.jit import kernel, policy
+from simcore.games.evo.schema import GENE_EFFECTS
+from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_TOKEN_SHIFT, O_COUNT,
+                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_TRAIT, R_CAP, R_DEG,
+                                     R_F, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
+                                     X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
+                                     X_NBN, X_PSH, X_TERR, X_WHEEL)
+
+from .greedy_constants import EVENT_WORTH, KILL, NEAR_CAP, W_NOW, W_SAFE, WORTH as _WORTH
+
+WORTH = np.array([_WORTH[e] for e in GENE_EFFECTS], np.int64)     # by effect code
+_NEG = -(1 << 60)
+
+
+@kernel
+def safe(g, rk, s, sector, z):
+    """2 on an ideal zone; 1 on a hot one with thermo, a cold one with fur; else 0."""
+    cl = rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]]
+    if cl == IDEAL:
+        return 2
+    at = rk[O_TRAIT] + s * N_TRAITS
+    if (cl == HOT and g[at + T_THERMO] >= 1) or (cl == COLD and g[at + T_FUR] >= 1):
+        return 1
+    return 0
+
+
+@kernel
+def look_sector(g, rk, s):
+    """The sector after the next token, if s has an active Sixth sense and it is a shift
+    token; else -1."""
+    if g[rk[O_TRAIT] + s * N_TRAITS + T_SIXTH] != 1 or g[G_PILE_TOP] >= g[G_PILE_N]:
+        return -1
+    t = g[rk[O_PILE] + g[G_PILE_TOP]]
+    if rk[rk[X_CLKIND] + t] != 0:
+        return -1
+    return (g[G_SECTOR] + rk[rk[X_CLSHIFT] + t]) % rk[R_S]
+
+
+@kernel
+def value(g, rk, s, ahead, z):
+    sector = g[G_SECTOR]
+    near = min(NEAR_CAP, rk[rk[X_IDIST] + sector * rk[R_Z] + z])
+    v = W_NOW * (W_SAFE * safe(g, rk, s, sector, z) - near)
+    if ahead >= 0:
+        v += safe(g, rk, s, ahead, z)
+    return v
+
+
+@kernel
+def n_win(rk, A, D):
+    n = 0
+    for f in range(rk[R_F]):
+        res = rk[rk[X_FATT] + f]
+        if res == A_WIN or (res == A_DIFF and A - D >= rk[rk[X_FNEED] + f]):
+            n += 1
+    return n
+
+
+@kernel(inline=True)
+def row(g, rk, k, j):
+    return g[rk[O_OPTS] + 3 * k + j]
+
+
+@kernel
+def protected(g, rk, x):
+    return g[rk[O_COUNT] + x] <= g[rk[O_TRAIT] + x * N_TRAITS + T_FLOOR]
+
+
+@kernel
+def bid(g, rk, s, n):
+    best, at = _NEG, 0
+    vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
+    for k in range(n):
+        c, v = row(g, rk, k, 0), row(g, rk, k, 1)
+        if c == 0:
+            worth = EVENT_WORTH
+        else:
+            e = g[rk[O_LAB_GENE] + c]
+            worth = min(rk[R_MAX_BID], WORTH[rk[rk[X_GEFF] + e]] * max(1, rk[rk[X_GAMT] + e]))
+        score = worth - max(rk[R_MIN_COST], v - vials)
+        if score > best:
+            best, at = score, k
+    return at
+
+
+@kernel
+def move(g, rk, s, n):
+    F = rk[R_F]
+    ahead = look_sector(g, rk, s)
+    best, at = 0, 0
+    for k in range(1, n):
+        kind, a, b = row(g, rk, k, 0), row(g, rk, k, 1), row(g, rk, k, 2)
+        gain = value(g, rk, s, ahead, b) - value(g, rk, s, ahead, a)
+        if kind == M_ATTACK:
+            x = g[rk[O_OWNER] + b]
+            A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
+            w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
+            if 2 * w < F:
+                continue
+            score = w * (KILL + gain)
+        else:
+            score = F * gain
+        if score > best:
+            best, at = score, k
+    return at
+
+
+@kernel
+def birth(g, rk, s, n):
+    F = rk[R_F]
+    ahead = look_sector(g, rk, s)
+    babies = 0
+    for f in range(F):
+        if rk[rk[X_FBABY] + f] == B_WIN:
+            babies += 1
+    best, at = 0, 0
+    for k in range(1, n):
+        r, t = row(g, rk, k, 0), row(g, rk, k, 1)
+        x = g[rk[O_OWNER] + t]
+        if x >= 0:                  # Killer babies on an opponent's zone
+            score = babies * (KILL + value(g, rk, s, ahead, t))
+        else:
+            score = F * value(g, rk, s, ahead, t)
+        if r >= 0:
+            score -= F * value(g, rk, s, ahead, r)
+        if score > best:
+            best, at = score, k
+    return at
+
+
+@kernel
+def zone_pick(g, rk, s, n, highest):
+    """ESCAPE (highest value) / DIE (lowest value) among zone rows; ties: lowest index."""
+    ahead = look_sector(g, rk, s)
+    at = 0
+    best = value(g, rk, s, ahead, row(g, rk, 0, 0))
+    for k in range(1, n):
+        v = value(g, rk, s, ahead, row(g, rk, k, 0))
+        if (highest and v > best) or (not highest and v < best):
+            best, at = v, k
+    return at
+
+
+@kernel
+def safe_sum(g, rk, s, shift):
+    sector = (g[G_SECTOR] + shift) % rk[R_S]
+    t = 0
+    for z in range(rk[R_Z]):
+        if g[rk[O_OWNER] + z] == s:
+            t += safe(g, rk, s, sector, z)
+    return t
+
+
+@kernel
+def best_shift(g, rk, s):
+    """Index of the Prescience shift with the largest safe sum (ties: first)."""
+    best, at = _NEG, 0
+    for k in range(rk[R_NSH]):
+        v = safe_sum(g, rk, s, row(g, rk, k, 0))
+        if v > best:
+            best, at = v, k
+    return at
+
+
+@kernel
+def event(g, rk, s):
+    P, Z, deg = rk[R_P], rk[R_Z], rk[R_DEG]
+    eff = g[G_INFO]
+    if eff == EV_PRESCIENCE:
+        base = safe_sum(g, rk, s, g[G_TOKEN_SHIFT])
+        for k in range(rk[R_NSH]):
+            if safe_sum(g, rk, s, rk[rk[X_PSH] + k]) > base:
+                return 1
+        return 0
+    if eff == EV_FRENZY:
+        for a in range(Z):
+            if g[rk[O_OWNER] + a] != s:
+                continue
+            for j in range(rk[rk[X_NBN] + a]):
+                x = g[rk[O_OWNER] + rk[rk[X_NB] + a * deg + j]]
+                if x >= 0 and x != s and not protected(g, rk, x):
+                    return 1
+        return 0
+    if eff == EV_RATS:
+        others = 0
+        for x in range(P):
+            if x != s:
+                others += min(g[rk[O_TRAIT] + x * N_TRAITS + T_EGGS], rk[R_CAP] - g[rk[O_COUNT] + x])
+        own = min(g[rk[O_TRAIT] + s * N_TRAITS + T_EGGS], rk[R_CAP] - g[rk[O_COUNT] + s])
+        return 1 if others > (P - 1) * own else 0
+    if eff == EV_GEYSERS:
+        cold = 0
+        sector = g[G_SECTOR]
+        for z in range(Z):
+            if g[rk[O_OWNER] + z] == s and rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]] == COLD:
+                cold += 1
+        return 1 if cold > g[rk[O_TRAIT] + s * N_TRAITS + T_FUR] and not protected(g, rk, s) else 0
+    return 1            # egg_thief
+
+
+@policy
+def greedy_policy(g, rk, kind, seat, n, h):
+    if kind == D_BID:
+        return bid(g, rk, seat, n)
+    if kind == D_MOVE:
+        return move(g, rk, seat, n)
+    if kind == D_BIRTH:
+        return birth(g, rk, seat, n)
+    if kind == D_ESCAPE:
+        return zone_pick(g, rk, seat, n, True)
+    if kind == D_DIE:
+        return zone_pick(g, rk, seat, n, False)
+    if kind == D_EVENT:
+        return event(g, rk, seat)
+    if kind == D_SHIFT:
+        return best_shift(g, rk, seat)
+    return 0            # ADRENALINE: the first position
