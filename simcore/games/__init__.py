@@ -16,7 +16,7 @@ import importlib
 
 from ..errors import UserError
 
-GAMES = ("evolversi", "evolution", "capybara")
+GAMES = ("evolversi", "evolution", "capybara", "evo")
 
 
 def get_game(name: str):

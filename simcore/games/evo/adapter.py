@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import UserError
+from ..checks import check_state_bots
 from .schema import GAME_DATA
 
 EXTRAS = ("sector", "attacks", "kills", "births", "climate_deaths", "events")
@@ -87,14 +88,7 @@ class EvoGame:
 
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         """Play a JSON state forward; scripted choices travel inside `script` bots."""
-        if choices:
-            raise ValueError("evo takes scripted choices inside its script bots, not as choices")
-        seats = state.get("seats") if isinstance(state, dict) else None
-        if not isinstance(seats, list):
-            raise UserError("a game state needs a list of seats", key="state.seats")
-        if bots is None or len(bots) != len(seats):
-            raise UserError(f"needs one bot per seat ({len(seats)}), got {0 if bots is None else len(bots)}",
-                            key="bots")
+        check_state_bots("evo", state, bots, choices)
         if engine == "batch":
             from .rules import run_state
             out = run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
@@ -103,6 +97,12 @@ class EvoGame:
             out = run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
                             until, log=log)
         return out[0], _outcome(out[1])
+
+    def board(self, rs, players: int) -> dict:
+        """The P-player map as plain data (reports/map_plot.py draws it)."""
+        from . import maps
+        zones, edges = maps.plot_data(rs, maps.load_map(rs, players))
+        return {"zones": zones, "edges": edges, "terrains": list(rs["terrains"])}
 
 
 # The outcome fields a continued state determines (the tallies of a game loaded mid-way
