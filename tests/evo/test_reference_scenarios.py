@@ -28,13 +28,12 @@ def test_the_contract_examples_are_there():
             "replace_rule_at_eight_removes_one_then_places_elsewhere"} <= names
 
 
+@pytest.mark.parametrize("engine", ["reference", "batch"])
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_the_scenario_runner_plays_them_through_the_adapter(path, monkeypatch):
-    """experiments.scenario (registry bots, adapter, reference engine) gives the same result;
-    evo is registered here only for the test (the lead registers it with both engines)."""
-    import simcore.games
+def test_the_scenario_runner_plays_them_on_both_engines(path, engine):
+    """experiments.scenario (registry bots, adapter) gives every expected result on the
+    reference engine and on the compiled batch engine alike (`balancelab scenario`)."""
     from experiments.scenario import run_scenario
-    monkeypatch.setattr(simcore.games, "GAMES", simcore.games.GAMES + ("evo",))
     doc = json.loads(path.read_text())
-    result, mismatches = run_scenario(doc, "reference", file=str(path))
+    result, mismatches = run_scenario(doc, engine, file=str(path))
     assert mismatches == []
