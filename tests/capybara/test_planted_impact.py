@@ -16,7 +16,7 @@ from simcore.games import get_game
 from simcore.games.capybara.codes import D_ACTION, D_NEXT_CARD
 from simcore.games.capybara.jit import DECIDE_SIG
 from simcore.games.capybara.state import O_OPTS, O_TFAT, R_N, R_P, T_CNAME, entity_names
-from strategies.capybara.batch_greedy import decide_greedy
+from strategies.capybara.batch_greedy import PLAIN, decide_greedy
 from strategies.capybara.registered import BatchPolicy
 from tests.planted_kit import knockout_row, registered, report_context, said_about, sweep
 
@@ -101,12 +101,12 @@ def decoy_leader_policy(decoy: int):
     @cfunc(DECIDE_SIG)
     def decide(g, rk, kind, seat, n, h):
         if kind != D_ACTION and kind != D_NEXT_CARD:
-            return decide_greedy(g, rk, kind, seat, n)
+            return decide_greedy(g, rk, kind, seat, n, PLAIN, -1)
         if leads(g, rk, seat):
             for k in range(n):
                 if plays_decoy(g, rk, kind, k):
                     return k
-        c = decide_greedy(g, rk, kind, seat, n)
+        c = decide_greedy(g, rk, kind, seat, n, PLAIN, -1)
         if not plays_decoy(g, rk, kind, c):
             return c
         if kind == D_NEXT_CARD:

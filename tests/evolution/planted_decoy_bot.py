@@ -16,7 +16,7 @@ import numpy as np
 from simcore.games.evolution.build import Policy, kernel
 from simcore.games.evolution.packed import TRAIT
 from simcore.games.evolution.traits import AMBUSH
-from strategies.evolution.compiled import _greedy_feed, _greedy_food, greedy_plan
+from strategies.evolution.compiled import PLAIN, _greedy_feed, _greedy_food, greedy_plan
 
 
 @kernel
@@ -30,7 +30,7 @@ def _leads(a, b, seat):
 
 @kernel
 def _plan(a, rk, b, seat, acts, mem):
-    k = np.int64(greedy_plan(a, rk, b, seat, acts))
+    k = np.int64(greedy_plan(a, rk, b, seat, acts, PLAIN, -1))
     if not _leads(a, b, seat):
         return k
     for r in range(k):
