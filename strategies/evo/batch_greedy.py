@@ -1,23 +1,26 @@
 """The greedy bot's compiled form (docs/games/evo.md section 13, tie-breaks included): a
 C-callable policy of simcore/games/evo/decisions.py's interface. It reads the packed
-state and never writes it. Constants: greedy_constants.py (one definition for both
+state and never writes it. Ties between the best options are broken by the decision's
+bot-stream key `h`. `restricted_greedy_policy` is `greedy+favor:GENE` / `greedy+avoid:GENE`
+(strategies/evo/restricted.py). Constants: greedy_constants.py (one definition for both
 engines)."""
 from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BID, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT,
-                                     D_MOVE, D_SHIFT, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE, EV_RATS, HOT,
+from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_ADRENALINE, D_BID, D_BIRTH, D_DIE,
+                                     D_ESCAPE, D_EVENT, D_MOVE, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE, EV_RATS, HOT,
                                      IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
                                      T_FUR, T_SIXTH, T_THERMO, T_VIALS)
 from simcore.games.evo.jit import kernel, policy
 from simcore.games.evo.schema import GENE_EFFECTS
 from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_TOKEN_SHIFT, O_COUNT,
-                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_TRAIT, R_CAP, R_DEG,
-                                     R_F, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
+                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_SCRIPT, O_TRAIT, R_CAP,
+                                     R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
+from .batch_bots import below
 from .greedy_constants import EVENT_WORTH, KILL, NEAR_CAP, W_NOW, W_SAFE, WORTH as _WORTH
 
 WORTH = np.array([_WORTH[e] for e in GENE_EFFECTS], np.int64)     # by effect code
@@ -78,79 +81,127 @@ def protected(g, rk, x):
     return g[rk[O_COUNT] + x] <= g[rk[O_TRAIT] + x * N_TRAITS + T_FLOOR]
 
 
+PLAIN, FAVOR, AVOID = 0, 1, 2      # restricted play (strategies/evo/restricted.py): the mode
+
+
 @kernel
-def bid(g, rk, s, n):
-    best, at = _NEG, 0
-    vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
+def bid_score(g, rk, s, k):
+    c, v = row(g, rk, k, 0), row(g, rk, k, 1)
+    if c == 0:
+        worth = EVENT_WORTH
+    else:
+        e = g[rk[O_LAB_GENE] + c]
+        worth = min(rk[R_MAX_BID], WORTH[rk[rk[X_GEFF] + e]] * max(1, rk[rk[X_GAMT] + e]))
+    return worth - max(rk[R_MIN_COST], v - g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS])
+
+
+@kernel
+def move_score(g, rk, s, ahead, k):
+    """0 for stop; _NEG for an attack greedy never takes."""
+    if k == 0:
+        return 0
+    F = rk[R_F]
+    kind, a, b = row(g, rk, k, 0), row(g, rk, k, 1), row(g, rk, k, 2)
+    gain = value(g, rk, s, ahead, b) - value(g, rk, s, ahead, a)
+    if kind == M_ATTACK:
+        x = g[rk[O_OWNER] + b]
+        A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
+        w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
+        if 2 * w < F:
+            return _NEG
+        return w * (KILL + gain)
+    return F * gain
+
+
+@kernel
+def birth_score(g, rk, s, ahead, babies, k):
+    if k == 0:
+        return 0
+    F = rk[R_F]
+    r, t = row(g, rk, k, 0), row(g, rk, k, 1)
+    if g[rk[O_OWNER] + t] >= 0:                  # Killer babies on an opponent's zone
+        score = babies * (KILL + value(g, rk, s, ahead, t))
+    else:
+        score = F * value(g, rk, s, ahead, t)
+    if r >= 0:
+        score -= F * value(g, rk, s, ahead, r)
+    return score
+
+
+@kernel
+def score(g, rk, kind, s, k, ahead, babies):
+    """Contract 13's score of option k (_NEG: never taken)."""
+    if kind == D_BID:
+        return bid_score(g, rk, s, k)
+    if kind == D_MOVE:
+        return move_score(g, rk, s, ahead, k)
+    if kind == D_BIRTH:
+        return birth_score(g, rk, s, ahead, babies, k)
+    if kind == D_ESCAPE:
+        return value(g, rk, s, ahead, row(g, rk, k, 0))
+    if kind == D_DIE:
+        return -value(g, rk, s, ahead, row(g, rk, k, 0))      # the lowest value dies
+    return safe_sum(g, rk, s, row(g, rk, k, 0))              # SHIFT
+
+
+@kernel
+def option_hits(g, rk, kind, k, ent):
+    """Whether option k acquires gene name ent: a bid on the column holding it."""
+    if kind != D_BID:
+        return False
+    c = row(g, rk, k, 0)
+    return c > 0 and g[rk[O_LAB_GENE] + c] == ent
+
+
+@kernel
+def count_hits(g, rk, kind, n, mode, ent):
+    if mode == PLAIN or kind != D_BID:
+        return 0
+    hits = 0
     for k in range(n):
-        c, v = row(g, rk, k, 0), row(g, rk, k, 1)
-        if c == 0:
-            worth = EVENT_WORTH
-        else:
-            e = g[rk[O_LAB_GENE] + c]
-            worth = min(rk[R_MAX_BID], WORTH[rk[rk[X_GEFF] + e]] * max(1, rk[rk[X_GAMT] + e]))
-        score = worth - max(rk[R_MIN_COST], v - vials)
-        if score > best:
-            best, at = score, k
-    return at
+        if option_hits(g, rk, kind, k, ent):
+            hits += 1
+    return hits
 
 
 @kernel
-def move(g, rk, s, n):
-    F = rk[R_F]
-    ahead = look_sector(g, rk, s)
-    best, at = 0, 0
-    for k in range(1, n):
-        kind, a, b = row(g, rk, k, 0), row(g, rk, k, 1), row(g, rk, k, 2)
-        gain = value(g, rk, s, ahead, b) - value(g, rk, s, ahead, a)
-        if kind == M_ATTACK:
-            x = g[rk[O_OWNER] + b]
-            A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
-            w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
-            if 2 * w < F:
-                continue
-            score = w * (KILL + gain)
-        else:
-            score = F * gain
-        if score > best:
-            best, at = score, k
-    return at
+def option_ok(g, rk, kind, n, k, mode, ent, hits):
+    """Whether option k may be chosen (strategies/restrict.py's rule)."""
+    if mode == PLAIN or hits == 0 or (mode == AVOID and hits == n):
+        return True
+    return option_hits(g, rk, kind, k, ent) == (mode == FAVOR)
 
 
 @kernel
-def birth(g, rk, s, n):
-    F = rk[R_F]
+def choose(g, rk, kind, s, n, h, mode, ent):
+    """The best-scoring allowed option; among m tied, the below(h, m)-th in option order.
+    MOVE and BIRTH: option 0 (stop, no birth) unless an allowed option scores above 0."""
     ahead = look_sector(g, rk, s)
     babies = 0
-    for f in range(F):
-        if rk[rk[X_FBABY] + f] == B_WIN:
-            babies += 1
-    best, at = 0, 0
-    for k in range(1, n):
-        r, t = row(g, rk, k, 0), row(g, rk, k, 1)
-        x = g[rk[O_OWNER] + t]
-        if x >= 0:                  # Killer babies on an opponent's zone
-            score = babies * (KILL + value(g, rk, s, ahead, t))
-        else:
-            score = F * value(g, rk, s, ahead, t)
-        if r >= 0:
-            score -= F * value(g, rk, s, ahead, r)
-        if score > best:
-            best, at = score, k
-    return at
-
-
-@kernel
-def zone_pick(g, rk, s, n, highest):
-    """ESCAPE (highest value) / DIE (lowest value) among zone rows; ties: lowest index."""
-    ahead = look_sector(g, rk, s)
-    at = 0
-    best = value(g, rk, s, ahead, row(g, rk, 0, 0))
-    for k in range(1, n):
-        v = value(g, rk, s, ahead, row(g, rk, k, 0))
-        if (highest and v > best) or (not highest and v < best):
-            best, at = v, k
-    return at
+    if kind == D_BIRTH:
+        for f in range(rk[R_F]):
+            if rk[rk[X_FBABY] + f] == B_WIN:
+                babies += 1
+    hits = count_hits(g, rk, kind, n, mode, ent)
+    top, m = _NEG, 0
+    for k in range(n):
+        if option_ok(g, rk, kind, n, k, mode, ent, hits):
+            sc = score(g, rk, kind, s, k, ahead, babies)
+            if sc > top:
+                top, m = sc, 1
+            elif sc == top and sc != _NEG:
+                m += 1
+    if m == 0:
+        return 0
+    if (kind == D_MOVE or kind == D_BIRTH) and top <= 0 and option_ok(g, rk, kind, n, 0, mode, ent, hits):
+        return 0
+    j = below(h, m)
+    for k in range(n):
+        if option_ok(g, rk, kind, n, k, mode, ent, hits) and score(g, rk, kind, s, k, ahead, babies) == top:
+            if j == 0:
+                return k
+            j -= 1
+    return 0
 
 
 @kernel
@@ -161,17 +212,6 @@ def safe_sum(g, rk, s, shift):
         if g[rk[O_OWNER] + z] == s:
             t += safe(g, rk, s, sector, z)
     return t
-
-
-@kernel
-def best_shift(g, rk, s):
-    """Index of the Prescience shift with the largest safe sum (ties: first)."""
-    best, at = _NEG, 0
-    for k in range(rk[R_NSH]):
-        v = safe_sum(g, rk, s, row(g, rk, k, 0))
-        if v > best:
-            best, at = v, k
-    return at
 
 
 @kernel
@@ -210,20 +250,21 @@ def event(g, rk, s):
     return 1            # egg_thief
 
 
-@policy
-def greedy_policy(g, rk, kind, seat, n, h):
-    if kind == D_BID:
-        return bid(g, rk, seat, n)
-    if kind == D_MOVE:
-        return move(g, rk, seat, n)
-    if kind == D_BIRTH:
-        return birth(g, rk, seat, n)
-    if kind == D_ESCAPE:
-        return zone_pick(g, rk, seat, n, True)
-    if kind == D_DIE:
-        return zone_pick(g, rk, seat, n, False)
+@kernel
+def decide_greedy(g, rk, kind, seat, n, h, mode, ent):
     if kind == D_EVENT:
         return event(g, rk, seat)
-    if kind == D_SHIFT:
-        return best_shift(g, rk, seat)
-    return 0            # ADRENALINE: the first position
+    if kind == D_ADRENALINE:
+        return 0            # the first position
+    return choose(g, rk, kind, seat, n, h, mode, ent)
+
+
+@policy
+def greedy_policy(g, rk, kind, seat, n, h):
+    return decide_greedy(g, rk, kind, seat, n, h, PLAIN, -1)
+
+
+@policy
+def restricted_greedy_policy(g, rk, kind, seat, n, h):
+    at = rk[O_SCRIPT] + seat * rk[R_L] * 2          # the seat's first script row: [mode, gene name id]
+    return decide_greedy(g, rk, kind, seat, n, h, g[at], g[at + 1])

@@ -4,7 +4,7 @@ A bot answers one decision at a time: `choose(decision, view) -> option index`, 
 decision and view of simcore/games/evo/reference_decisions.py.
 
 - `random`: below(h, number of options), the draw the batch engine makes too.
-- `greedy`: deterministic scores per option (section 13); ties go to the lowest index.
+- `greedy`: scores per option (section 13); the best taken, ties broken by the decision's `h`.
 - `script`: replays a list of {"kind", "option"} items (scenarios and tests).
 
 `reference_policy(name, rs, seat, **options)` builds one of them.
@@ -40,27 +40,27 @@ class ScriptBot:
         return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
 
 
-def _argmax(scores) -> int:
-    """Index of the highest score; the lowest index among equals."""
-    best = 0
-    for i, s in enumerate(scores):
-        if s > scores[best]:
-            best = i
-    return best
-
-
-def _argmin(scores) -> int:
-    best = 0
-    for i, s in enumerate(scores):
-        if s < scores[best]:
-            best = i
-    return best
+def pick(scores, h, floor: bool = False) -> int:
+    """Contract 13's choice from per-option scores (None: never taken): the options with
+    the highest score, in option order, and among those the `below(h, m)`-th of the m
+    tied (the decision's own bot-stream key: no option order favours a seat). `floor`
+    (MOVE, BIRTH): option 0 (stop / no birth) unless an option scores above 0."""
+    live = [x for x in scores if x is not None]
+    if not live:
+        return 0
+    top = max(live)
+    if floor and scores[0] is not None and top <= 0:
+        return 0
+    tied = [i for i, x in enumerate(scores) if x is not None and x == top]
+    return tied[int(rng.below(h, len(tied)))]
 
 
 class GreedyBot:
-    """Deterministic one-step greedy player (contract section 13)."""
+    """One-step greedy player (contract section 13): per-option scores (`scores`), the
+    best taken, ties broken by the decision's bot-stream key `h`."""
 
     name = "greedy"
+    FLOOR = ("MOVE", "BIRTH")      # option 0 unless something scores above 0
 
     def __init__(self, rs, seat: int):
         self.p, self.seat = rs.params, seat
@@ -102,20 +102,31 @@ class GreedyBot:
 
     # -- decisions ------------------------------------------------------------------------
     def choose(self, decision, view) -> int:
-        return getattr(self, "_" + decision.kind.lower())(decision, view, decision.seat)
+        got = self.scores(decision, view)
+        if got is None:
+            return self._rule(decision, view, decision.seat)
+        scores, floor = got
+        return pick(scores, decision.h, floor)
 
-    def _bid(self, d, view, s) -> int:
+    def scores(self, d, view):
+        """(score per option, None = never taken; floor) for the scored kinds, None for
+        ADRENALINE and EVENT (fixed rules)."""
+        if d.kind in ("ADRENALINE", "EVENT"):
+            return None
+        return getattr(self, "_" + d.kind.lower())(d, view, d.seat), d.kind in self.FLOOR
+
+    def _rule(self, d, view, s) -> int:
+        return 0 if d.kind == "ADRENALINE" else self._event(d, view, s)
+
+    def _bid(self, d, view, s) -> list:
         def worth(c):
             if c == 0:
                 return EVENT_WORTH
             row = view.comps.gene_rows[view.lab_genes[c]]
             return min(self.p["max_bid"], WORTH[row["effect"]] * max(1, row["amount"]))
-        return _argmax([worth(c) - view.price(s, v) for c, v in d.options])
+        return [worth(c) - view.price(s, v) for c, v in d.options]
 
-    def _adrenaline(self, d, view, s) -> int:
-        return 0
-
-    def _move(self, d, view, s) -> int:
+    def _move(self, d, view, s) -> list:
         val, F = self.values(view, s), view.F
         scores = []
         for o in d.options:
@@ -128,22 +139,13 @@ class GreedyBot:
                 scores.append(n * (KILL + val[b] - val[a]) if 2 * n >= F else None)
             else:
                 scores.append(F * (val[o[2]] - val[o[1]]))
-        return self._best_positive(scores)
+        return scores
 
-    @staticmethod
-    def _best_positive(scores) -> int:
-        """The highest score if it is > 0 (the lowest index among equals), else option 0."""
-        best, top = 0, 0
-        for i, sc in enumerate(scores):
-            if sc is not None and sc > top:
-                best, top = i, sc
-        return best
-
-    def _escape(self, d, view, s) -> int:
+    def _escape(self, d, view, s) -> list:
         val = self.values(view, s)
-        return _argmax([val[z] for z in d.options])
+        return [val[z] for z in d.options]
 
-    def _birth(self, d, view, s) -> int:
+    def _birth(self, d, view, s) -> list:
         val, F = self.values(view, s), view.F
         baby = self.n_baby(view)
 
@@ -157,18 +159,18 @@ class GreedyBot:
                 scores.append(target(o[1]) - F * val[o[0]])
             else:
                 scores.append(target(o))
-        return self._best_positive(scores)
+        return scores
 
-    def _die(self, d, view, s) -> int:
+    def _die(self, d, view, s) -> list:
         val = self.values(view, s)
-        return _argmin([val[z] for z in d.options])
+        return [-val[z] for z in d.options]          # the lowest value dies
 
     def _shift_sums(self, view, s, shifts) -> list:
         t, mine = view.traits(s), view.zones_of(s)
         return [sum(self.safe(view, t, view.turn_wheel(k), z) for z in mine) for k in shifts]
 
-    def _shift(self, d, view, s) -> int:
-        return _argmax(self._shift_sums(view, s, d.options))
+    def _shift(self, d, view, s) -> list:
+        return self._shift_sums(view, s, d.options)
 
     def _event(self, d, view, s) -> int:
         effect = d.info["effect"]

@@ -1,5 +1,5 @@
 """The greedy bot's compiled form on constructed states (contract section 13): bids by
-worth minus price with ties to the lowest option, attacks only at even odds or better,
+worth minus price with ties drawn from the decision's bot-stream key, attacks only at even odds or better,
 removes its least valuable dinosaur."""
 from simcore.games.evo import rules
 from simcore.games.evo.maps import load_map
@@ -18,18 +18,34 @@ def greedy(st, players=2):
     return rules.run_state(RS, st, [batch_policy("greedy", RS) for _ in range(players)], 1, 0, "phase")[0]
 
 
-def test_greedy_bids_worth_minus_price_ties_to_the_lowest_option():
-    """Seat 0 takes Egg at 0 (worth 3); seat 1 Horn at 0 (2, tied with Egg at 1: Horn's row
-    comes first); seat 2 outbids Egg at 1 (2 > 1); seat 0, barred from Egg, ties the event
-    column at 0 with Horn at 1 (both 1): the event column's row comes first."""
+def test_greedy_bids_worth_minus_price():
+    """Seat 0 takes Egg at 0 (worth 3); seat 1 outbids it at 1 (3 - 1 = 2 > the event
+    column's 1); seat 0, barred from Egg, takes the event column at 0. No two options tie."""
+    st = rules.initial_state(RS, 2, 1, 0)
+    st.update(phase="mutation", order=[0, 1], draws=["Egg"], seats=[seat(0, 1), seat(29, 30)])
+    out = greedy(st)
+    assert out["lab"] == [0, 1] and [x["mp"] for x in out["seats"]] == [6, 5]
+    assert out["decisions"] == [2, 1]
+
+
+def _auction_with_ties(game):
+    """Horn and Egg drawn, 3 players: seat 1's Horn at 0 ties Egg at 1 (both 2), and later
+    bids tie too; every game index gives other bot-stream keys."""
     m3 = load_map(RS, 3)
-    st = rules.initial_state(RS, 3, 1, 0)
+    st = rules.initial_state(RS, 3, 1, game)
     st.update(phase="mutation", order=[0, 1, 2], draws=["Horn", "Egg"],
               seats=[{"mp": 6, "genes": [], "events": [], "dinosaurs": [m3.names[z] for z in m3.starts(s)]}
                      for s in range(3)])
-    out = greedy(st, 3)
-    assert out["lab"] == [0, 1, 2] and [x["mp"] for x in out["seats"]] == [6, 6, 5]
-    assert out["decisions"] == [2, 1, 1]
+    out = rules.run_state(RS, st, [batch_policy("greedy", RS) for _ in range(3)], 1, game, "phase")[0]
+    return tuple(out["lab"]), tuple(x["mp"] for x in out["seats"])
+
+
+def test_greedy_breaks_ties_by_the_decisions_bot_stream_key():
+    """The same auction in 40 games: with ties to a fixed option (the old lowest index) every
+    game would end alike; with ties drawn from h (contract 13) they differ."""
+    outcomes = {_auction_with_ties(k) for k in range(40)}
+    assert len(outcomes) >= 2
+    assert all(sorted(lab) == [0, 1, 2] for lab, _ in outcomes)     # one column per seat
 
 
 def test_greedy_attacks_only_with_at_least_even_odds():
