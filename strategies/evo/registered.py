@@ -22,10 +22,28 @@ def _batch(name, rs, **options):
 
 @register("evo", "greedy", doc="one-step greedy on safe terrain, kills and gene worth (contract 13)")
 class Greedy:
+    """Takes +favor:GENE / +avoid:GENE (restricted.py: bids on the gene's column)."""
+
+    restrictable = True
+
+    def __init__(self, restriction=None):
+        self.restriction = restriction
+
+    def _data(self, rs):
+        from .restricted import MODES
+        return MODES[self.restriction.mode], self.restriction.index("evo", rs)
+
     def batch(self, rs):
+        if self.restriction is not None:
+            from .batch_bots import BatchPolicy
+            from .batch_greedy import restricted_greedy_policy
+            return BatchPolicy(restricted_greedy_policy, [self._data(rs)])    # data: script row 0
         return _batch("greedy", rs)
 
     def reference(self, rs, seat):
+        if self.restriction is not None:
+            from .restricted import RestrictedGreedyBot
+            return RestrictedGreedyBot(rs, seat, self.restriction.mode, self._data(rs)[1])
         return _reference("greedy", rs, seat)
 
 

@@ -32,8 +32,7 @@ def test_engines_agree_with_bots_that_favour_or_avoid_each_entity(game):
     every entity; both engines make the same choices (about 600 games per game)."""
     players = four_or_nearest(game)
     lineups = restricted_lineups(game, players)
-    if not lineups:
-        pytest.skip(f"{game}'s default bot takes no +favor/+avoid")
+    assert lineups, f"{game}'s default bot takes no +favor/+avoid (docs/restricted-play.md)"
     per = max(12, 600 // len(lineups))
     for k, bots in enumerate(lineups):
         assert_engines_agree(game, "default", players, bots, seed=40 + k, games=range(per))
