@@ -2,8 +2,8 @@
 (contract 8), and the loop over the games of a batch on one reused `g`.
 
 `pol` is a tuple of one compiled policy per seat (jit.DECIDE_SIG, see decisions.py),
-padded to 5 so the engine compiles once for every player count; `u` is the uint64
-scratch (u[0] the seed).
+padded to the ruleset's `players_max` (rules.pack) so the engine compiles once for every
+player count; `u` is the uint64 scratch (u[0] the seed).
 """
 from __future__ import annotations
 

@@ -21,9 +21,18 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import UserError
+from ...ruleset import parse_params
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+
+def _player_bounds() -> tuple[int, int]:
+    """The player counts any Evo ruleset may ask for: the bounds data/params.toml declares
+    for `players_min` (its `min`) and `players_max` (its `max`). The map tables are declared
+    for these counts (schema.py); a ruleset's own `players_min..players_max` lies inside."""
+    _, specs = parse_params(Path(__file__).resolve().parent / "data" / "params.toml")
+    return int(specs["players_min"].min), int(specs["players_max"].max)
+
+
+MIN_PLAYERS, MAX_PLAYERS = _player_bounds()
 
 
 def table_names(players: int) -> tuple[str, str]:

@@ -18,7 +18,6 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from ...errors import UserError
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
                     ERR_SCRIPT_KIND, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND)
-from .maps import MAX_PLAYERS
 from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
 
 _UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END}
@@ -43,7 +42,9 @@ def check_players(rs, players, policies) -> None:
 
 
 def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple]:
-    """The packed arrays (scripts written in) and the policy tuple, padded to 5 seats."""
+    """The packed arrays (scripts written in) and the policy tuple, padded to the ruleset's
+    `players_max` seats: numba compiles the engine once per tuple width, so every player
+    count of a ruleset shares one build (the default data: 5 wide, as before)."""
     pk = new_packed(rs, players, seed, traj_rows)
     rk, g = pk.rk, pk.g
     for s, p in enumerate(policies):
@@ -58,7 +59,7 @@ def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple
             g[at], g[at + 1] = kind, option
         g[rk[O_SCRIPT_N] + s] = len(script)
     pol = [p.decide for p in policies]
-    pol += [pol[0]] * (MAX_PLAYERS - len(pol))
+    pol += [pol[0]] * (rs["players_max"] - len(pol))
     return pk, tuple(pol)
 
 
