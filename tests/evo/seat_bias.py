@@ -86,14 +86,23 @@ def symmetry(rs, players: int) -> list[str]:
                 found = f
                 break
         if found is None:
-            lines.append(f"{players}p seat {s}: NO symmetry of the board takes seat 0's starts to seat {s}'s")
+            lines.append(f"{players}p seat {s}: NO symmetry of the board takes seat 0's starts to seat {s}'s; "
+                         + _reach(rs, m, s))
             continue
         seat_of = {z: int(m.start[z]) for z in range(len(m.names)) if m.start[z] >= 0}
         perm = sorted({(seat_of[z], seat_of.get(found[z], -1)) for z in seat_of})
         terr = [rs.params["terrains"][m.terrain[z]] for z in m.starts(s)]
         lines.append(f"{players}p seat {s}: starts {[m.names[z] for z in m.starts(s)]} ({', '.join(terr)}); "
-                     f"a board symmetry maps seat 0's starts onto them; seats map {perm}")
+                     f"a board symmetry maps seat 0's starts onto them; seats map {perm}; " + _reach(rs, m, s))
     return lines
+
+
+def _reach(rs, m: maps.Map, s: int) -> str:
+    """Zones within 1, 2 and 3 steps of seat s's starting areas, and their terrains."""
+    d = m.dist[m.starts(s)].min(axis=0)
+    near = [int(((d >= 1) & (d <= k)).sum()) for k in (1, 2, 3)]
+    terr = Counter(rs.params["terrains"][m.terrain[z]] for z in np.flatnonzero((d >= 1) & (d <= 2)))
+    return f"zones within 1/2/3 steps {near[0]}/{near[1]}/{near[2]}, within 2: {dict(sorted(terr.items()))}"
 
 
 # -- a mirrored map: the same board with the zone uids in reverse order -------------------
