@@ -183,21 +183,21 @@ def choose(g, rk, kind, s, n, h, mode, ent):
             if rk[rk[X_FBABY] + f] == B_WIN:
                 babies += 1
     hits = count_hits(g, rk, kind, n, mode, ent)
+    sc = np.empty(n, np.int64)          # (n,) each option's score, _NEG: barred or never taken
     top, m = _NEG, 0
     for k in range(n):
-        if option_ok(g, rk, kind, n, k, mode, ent, hits):
-            sc = score(g, rk, kind, s, k, ahead, babies)
-            if sc > top:
-                top, m = sc, 1
-            elif sc == top and sc != _NEG:
-                m += 1
+        sc[k] = score(g, rk, kind, s, k, ahead, babies) if option_ok(g, rk, kind, n, k, mode, ent, hits) else _NEG
+        if sc[k] > top:
+            top, m = sc[k], 1
+        elif sc[k] == top and top != _NEG:
+            m += 1
     if m == 0:
         return 0
-    if (kind == D_MOVE or kind == D_BIRTH) and top <= 0 and option_ok(g, rk, kind, n, 0, mode, ent, hits):
+    if (kind == D_MOVE or kind == D_BIRTH) and top <= 0 and sc[0] != _NEG:
         return 0
     j = below(h, m)
     for k in range(n):
-        if option_ok(g, rk, kind, n, k, mode, ent, hits) and score(g, rk, kind, s, k, ahead, babies) == top:
+        if sc[k] == top:
             if j == 0:
                 return k
             j -= 1
