@@ -188,9 +188,13 @@ def text(result: dict, manifest: dict) -> str:
     for c in COMPONENTS:
         s, lo, hi = r["shares"][c]
         lines.append(f"{c:<10}{100 * s:>7.1f}%   [{100 * lo:5.1f}, {100 * hi:5.1f}]   {TEXT[c]}")
+    digits = int(fmt[1])
+
+    def n(v, sign=""):                  # never "-0.00": a mirror table's margins sum to exactly 0
+        return f"{(round(v, digits) or 0.0):{sign}{fmt}}"
     lines += ["", f"mean {short} at the seat: " + ", ".join(
-        f"{bot} {v:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]" for bot, (v, lo, hi) in r["means"].items())
-        + f"; {a} - {b}: {d:+{fmt}} [{dlo:+{fmt}}, {dhi:+{fmt}}]",
+        f"{bot} {n(v)} [{n(lo)}, {n(hi)}]" for bot, (v, lo, hi) in r["means"].items())
+        + f"; {a} - {b}: {n(d, '+')} [{n(dlo, '+')}, {n(dhi, '+')}]",
               "", f"Luck and skill: {words(r, m['field'], y)}.",
               "(two-way ANOVA, deal x bot, variance components; bootstrap over game indices; docs/metrics.md)"]
     return "\n".join(lines)
