@@ -59,7 +59,7 @@ OUTCOMES = ("win", "score")
 def score_direction(rs) -> tuple[str, bool]:
     """(the game's score label, whether a lower score is better) from its adapter."""
     game = get_game(rs.game)
-    return game.score_label, bool(getattr(game, "score_lower_is_better", False))
+    return game.score_label, bool(game.score_lower_is_better)
 
 
 def parse_outcome(outcome) -> str:
