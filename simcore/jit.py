@@ -31,9 +31,9 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 _HERE = Path(__file__).resolve().parent
 TREE = _HERE.parent                 # the folder holding simcore/ and strategies/
-# simcore's files every compiled game compiles code or constants from: this build and the
-# random streams
-CORE_SOURCES = tuple(_HERE / f for f in ("jit.py", "rng.py"))
+# simcore's files every compiled game compiles code or constants from: this build, the
+# random streams and their compiled form
+CORE_SOURCES = tuple(_HERE / f for f in ("jit.py", "rng.py", "rng_jit.py"))
 KEEP_DAYS = 14                      # cache folders unused for longer are removed
 
 # seat policies are first-class functions, an 'experimental' numba feature
