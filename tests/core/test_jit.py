@@ -67,4 +67,4 @@ def test_the_compiled_streams_are_rngs_bit_for_bit(seed):
                 h = add(np.uint64(h), a)
             assert np.uint64(h) == want
             for n in (1, 3, 52, 1000):
-                assert below(h, n) == rng.below(want, n)
+                assert below(np.uint64(h), n) == rng.below(want, n)

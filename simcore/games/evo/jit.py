@@ -3,8 +3,8 @@
 Every numba function of the engine (and of strategies/evo's compiled bots) is decorated
 with `kernel` / `policy` from here; their cache folder is keyed by every source file they
 compile: simcore/games/evo/*.py and strategies/evo/*.py but the reference engine's
-reference*.py and the Python-only glue of _PYTHON_ONLY (read as files: nothing is imported
-from strategies/).
+reference*.py and the Python-only glue of _PYTHON_ONLY (the bots' files are read as files,
+never imported).
 
 The policy interface is `DECIDE_SIG` (see decisions.py: the options and context words): a
 C-callable function per seat, handed to the engine as a tuple of first-class functions,
