@@ -12,9 +12,9 @@ decision and view of simcore/games/capybara/reference_decisions.py.
 """
 from __future__ import annotations
 
-from ..script import take_scripted
+from ..script import ScriptBot
+from ..uniform import RandomBot
 
-from simcore import rng
 from simcore.errors import UserError
 
 from .greedy_constants import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
@@ -48,15 +48,6 @@ def E(board, s: int) -> int:
         for x in leaders:
             d[x] += worth
     return (board.P - 1) * d[s] - (sum(d) - d[s])
-
-
-class RandomBot:
-    """Uniform over the options, from the decision's own hash (contract section 2)."""
-
-    name = "random"
-
-    def choose(self, decision, view) -> int:
-        return int(rng.below(decision.h, len(decision.options)))
 
 
 class GreedyBot:
@@ -188,19 +179,6 @@ class GreedyBot:
         revs = [j for j in range(k) if view.comps.is_revolution(view.deck[j])]
         others = [j for j in range(k) if j not in revs]
         return d.options.index(tuple(revs + others if good else others + revs))
-
-
-class ScriptBot:
-    """Plays the choices listed for its seat, in order; checks each kind."""
-
-    name = "script"
-
-    def __init__(self, seat: int, choices=()):
-        self.seat = seat
-        self.items = list(choices or [])
-
-    def choose(self, decision, view) -> int:
-        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
 
 
 def reference_policy(name: str, rs, seat: int, **options):

@@ -12,10 +12,9 @@ greedy game never pays for it). `view` is the reference Game, read only.
 """
 from __future__ import annotations
 
-from simcore import rng
-
 from . import values
-from ..script import take_scripted
+from ..script import ScriptBot  # noqa: F401  (registered.py imports both from here)
+from ..uniform import RandomBot  # noqa: F401
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
          "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")
@@ -42,15 +41,6 @@ def _argmax(scores) -> int:
         if s > scores[best]:
             best = i
     return best
-
-
-class RandomBot:
-    """Uniform over the options, from the decision's own hash (contract section 2)."""
-
-    name = "random"
-
-    def choose(self, decision, view) -> int:
-        return int(rng.below(decision.h, len(decision.options)))
 
 
 class GreedyBot:
@@ -131,14 +121,3 @@ class GreedyBot:
         return d.options.index(1 if self.effect[view.row(d.info["card"])] > 0 else 0)
 
 
-class ScriptBot:
-    """Plays the choices a scenario lists for its seat, in order; checks each kind."""
-
-    name = "script"
-
-    def __init__(self, seat: int, items):
-        self.seat = seat
-        self.items = list(items or [])
-
-    def choose(self, decision, view) -> int:
-        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
