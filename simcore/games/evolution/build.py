@@ -64,6 +64,14 @@ def _folder(key: str) -> Path:
     return _game_folder("evolution", key)
 
 
+def kernel_options(inline: bool = False) -> dict:
+    """The numba options of every compiled rules and bot function (see `kernel`)."""
+    opts = {"_nrt": False}
+    if inline:
+        opts["inline"] = "always"
+    return opts
+
+
 def kernel(fn=None, *, inline: bool = False):
     """njit without reference counting (`_nrt=False`, see below), cached by source hash.
 
@@ -73,10 +81,7 @@ def kernel(fn=None, *, inline: bool = False):
     packed with the state or from the caller. tests/evolution/test_build.py fails loudly if
     a numba upgrade changes what this private option does."""
     def wrap(f):
-        opts = {"_nrt": False}
-        if inline:
-            opts["inline"] = "always"
-        return _cached(njit(**opts)(f), _folder(_digest(_sources_of(f))))
+        return _cached(njit(**kernel_options(inline))(f), _folder(_digest(_sources_of(f))))
     return wrap(fn) if fn is not None else wrap
 
 
@@ -144,10 +149,7 @@ def engine_for(policies):
 def engine_kernel(folder: Path, inline: bool = False):
     """The decorator engine.py uses: like `kernel`, cached in its bot set's folder."""
     def wrap(f):
-        opts = {"_nrt": False}
-        if inline:
-            opts["inline"] = "always"
-        return _cached(njit(**opts)(f), folder)
+        return _cached(njit(**kernel_options(inline))(f), folder)
     return wrap
 
 
