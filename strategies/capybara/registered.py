@@ -75,6 +75,14 @@ class Greedy:
         return GreedyBot(rs, self._weights())
 
 
+@register("capybara", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/capybara/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
+
+
 @register("capybara", "random", doc="uniform among the legal options")
 class Random:
     def batch(self, rs):

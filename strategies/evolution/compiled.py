@@ -29,11 +29,7 @@ from simcore.games.evolution.build import Policy, inline, kernel
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
 from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
                                             below, has, key_add, key_start)
-from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION,
-                                            FAT_TISSUE, FERTILE, FORAGING, HARD_SHELL, HERDING,
-                                            HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
-                                            SCAVENGER, SYMBIOSIS, WARNING_CALL)
-from simcore.games.evolution.traits import TRAITS
+from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, HORNS, INTELLIGENCE, TRAITS
 from simcore.rng import BOT as BOT_STREAM
 
 # ---------------------------------------------------------------- greedy's memory row
