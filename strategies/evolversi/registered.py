@@ -57,6 +57,14 @@ class Greedy:
         return GreedyBot(rs, w)
 
 
+@register("evolversi", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/evolversi/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
+
+
 @register("evolversi", "random", doc="uniform among the legal options")
 class Random:
     def batch(self, rs):
