@@ -59,6 +59,14 @@ class Greedy(_Both):
         return restricted.reference_policy(self.restriction, rs, self._weights())
 
 
+@register("evolution", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/evolution/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
+
+
 @register("evolution", "random", doc="uniform among the legal options")
 class Random(_Both):
     impl, policy = _Random, compiled.RANDOM
