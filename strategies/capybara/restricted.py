@@ -39,7 +39,7 @@ class RestrictedGreedyBot(GreedyBot):
         """Stop unless an allowed card beats the board now; a favouring bot must play one."""
         ok = allowed([k > 0 and self._named(view, u) for k, u in enumerate(d.options)], self.mode)
         s, board = d.seat, view.board()
-        best, arg = E(board, s) - self.weight(board.P, "next_card_margin"), (0 if ok[0] else None)
+        best, arg = E(board, s) - self.weight(view.P, "next_card_margin"), (0 if ok[0] else None)
         for k in range(1, len(d.options)):
             if not ok[k]:
                 continue
