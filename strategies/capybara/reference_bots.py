@@ -17,7 +17,6 @@ from ..uniform import RandomBot
 
 from simcore.errors import UserError
 
-from .greedy_constants import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
 
 
 def _argmin(scores) -> int:
@@ -55,8 +54,14 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, rs):
+    def __init__(self, rs, weights=None):
+        from ..weights import load
         self.p = rs.params
+        self.w = weights if weights is not None else load("capybara")
+
+    def weight(self, P: int, name: str) -> int:
+        """A weight (fatigue per opponent) in E's units at P players, as batch_greedy.weight."""
+        return 2 * (P - 1) * self.w[name]
 
     def choose(self, decision, view) -> int:
         kind = decision.kind
@@ -124,7 +129,7 @@ class GreedyBot:
         """E(s) after each ACTION option (a discard: after its best placing, plus the cost
         of giving up a Capybaranka)."""
         s, board = d.seat, view.board()
-        penalty = 2 * (view.P - 1) * GREEDY_KEEP_CANCEL
+        penalty = self.weight(view.P, "keep_cancel")
         place_now = self.best_placing(board, s, view.discard_place_options(s), self.p["discard_place_tokens"])
         scores = []
         for verb, u in d.options:
@@ -142,7 +147,7 @@ class GreedyBot:
         if not scores:
             return 0
         k = _argmin(scores)
-        return k + 1 if scores[k] < now else 0
+        return k + 1 if scores[k] < now - self.weight(view.P, "next_card_margin") else 0
 
     def _cancel(self, d, view):
         s, base = d.seat, d.info["base"]
@@ -152,14 +157,14 @@ class GreedyBot:
             after = board.apply(base["effect"], base["amount"], base["colour"], base["actor"], base["option"])
             value = E(after, s) - E(board, s)
         hurt = value if d.info["depth"] % 2 == 0 else -value
-        return 1 if hurt >= 2 * (view.P - 1) * GREEDY_CANCEL_FATIGUE else 0
+        return 1 if hurt >= self.weight(view.P, "cancel_fatigue") else 0
 
     def _double(self, d, view):
         i, s = d.info, d.seat
         board = view.board()
         options = view.effect_options(s, i["effect"], i["amount"], i["colour"])
         _, best = self.best_effect(board, s, i["effect"], i["amount"], i["colour"], options)
-        return 1 if options and best < E(board, s) else 0
+        return 1 if options and best < E(board, s) - self.weight(view.P, "double_margin") else 0
 
     def _crown_complete(self, d, view):
         board, s, i = view.board(), d.seat, d.info["slot"]
@@ -168,7 +173,7 @@ class GreedyBot:
         for j in (i - 1, i + 1):
             if 0 <= j < len(after.tokens) and after.fatigue[j] is not None and after.leader(j) is not None:
                 after.take(j)
-        return 1 if E(after, s) < E(board, s) else 0
+        return 1 if E(after, s) < E(board, s) - self.weight(view.P, "crown_margin") else 0
 
     def _peek(self, d, view):
         board, s, k = view.board(), d.seat, d.info["k"]

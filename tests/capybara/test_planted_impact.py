@@ -16,7 +16,8 @@ from simcore.games.capybara.codes import D_ACTION, D_NEXT_CARD
 from simcore.games.capybara.jit import DECIDE_SIG
 from simcore.games.capybara.state import O_OPTS, O_TFAT, R_N, R_P, T_CNAME, entity_names
 from strategies.capybara.batch_greedy import PLAIN, decide_greedy
-from strategies.capybara.registered import BatchPolicy
+from strategies.capybara.registered import BatchPolicy, greedy_script
+from strategies.weights import load as load_weights
 from tests.planted_kit import check_decoy, check_rare_knockout, knockout_row, rare_config, registered, sweep
 
 GAME = get_game("capybara")
@@ -128,7 +129,7 @@ class DecoyLeader:
         decoy = entity_names(rs).index(DECOY)
         if decoy not in self._compiled:
             self._compiled[decoy] = decoy_leader_policy(decoy)
-        return BatchPolicy(self._compiled[decoy])
+        return BatchPolicy(self._compiled[decoy], greedy_script(load_weights("capybara")))   # greedy's weights
 
     def reference(self, rs, seat):
         raise NotImplementedError("a test-only batch bot")

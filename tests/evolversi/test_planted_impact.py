@@ -12,8 +12,8 @@ import pytest
 
 from experiments import api
 from simcore.games.evolversi.schema import GAME_DATA
-from strategies.evolversi import values
 from strategies.evolversi.batch_policies import GreedyBatch
+from strategies.weights import default
 from strategies.evolversi.reference_bots import GreedyBot
 
 from evolversi_kit import play_batch, play_one
@@ -78,7 +78,7 @@ class LeaderBatch(GreedyBatch):
     (then the leftmost decoy slot it can afford), never otherwise."""
 
     def __init__(self, rs):
-        super().__init__(rs)
+        super().__init__(rs, default("evolversi"))
         self.decoy = _decoy_rows(rs)
 
     def _buy(self, q, v):
@@ -112,7 +112,7 @@ class LeaderRef(GreedyBot):
         if leading and any(decoy):
             return decoy.index(True)
         scores = [-(1 << 30) if is_decoy else 0 if slot is None else
-                  self.buy[view.row(view.market[slot])] - values.COST_WEIGHT * view.purchase_cost(slot)
+                  self.buy[view.row(view.market[slot])] - self.w["cost"] * view.purchase_cost(slot)
                   for slot, is_decoy in zip(d.options, decoy)]
         return int(np.argmax(scores))
 
