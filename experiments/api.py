@@ -223,18 +223,20 @@ def targets(run, pandas: bool = False):
 
 
 def luck(ruleset, bots="greedy,random", field: str | None = None, players: int = 4, games: int = 2000,
-         seed: int = 0, jobs: int = 1, bootstrap: int = 1000) -> dict:
+         seed: int = 0, jobs: int = 1, bootstrap: int = 1000, outcome: str = "win") -> dict:
     """Luck against skill (experiments.luck, reports.luck): the same deals with each of two bots
     at every seat, the other seats `field` (default the second bot); the share of the seat's
-    win-share variance explained by the bot, by the deal and by their interaction, with 95%
-    bootstrap intervals. Returns the decomposition with "table" (one row per component),
-    "words" (one sentence naming the bots) and "manifest" (what was played)."""
+    outcome variance explained by the bot, by the deal and by their interaction, with 95%
+    bootstrap intervals. `outcome`: "win" (the seat's win share) or "score" (its score margin,
+    oriented so higher is better). Returns the decomposition with "table" (one row per
+    component), "words" (one sentence naming the bots and the outcome) and "manifest"."""
     from reports import luck as L
 
     from .luck import manifest, play_luck
-    run = play_luck(ruleset, bots, field, players, games, seed, jobs)
+    run = play_luck(ruleset, bots, field, players, games, seed, jobs, outcome=outcome)
     result = L.decompose(run.y, run.bots, bootstrap=bootstrap, seed=seed)
-    return dict(result, table=L.share_table(result), words=L.words(result, run.field), manifest=manifest(run))
+    said = L.outcome_text(run.outcome, run.score_label, run.lower_is_better)
+    return dict(result, table=L.share_table(result), words=L.words(result, run.field, said), manifest=manifest(run))
 
 
 def report(run, out: str | Path | None = None) -> Path:

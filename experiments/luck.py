@@ -9,6 +9,13 @@ of game g's wins with bot k at seat s, differs between A and B only by the bot s
 what it sets off. When a compared bot is the field bot its tables are one table (F at every
 seat), which gives y for every seat at once. reports.luck decomposes y.
 
+The outcome y is `win` (the seat's share of the game's wins, the default) or `score`: the
+seat's score margin, its score minus the mean score of the other seats, oriented so that
+higher is better (a game whose score is "lower is better", like Capybara's fatigue, declares
+`score_lower_is_better = True` on its adapter and the margin is negated), in the game's score
+units. The ANOVA shares are ratios of variances, the same under any rescaling of y, so the
+margin needs no other normalisation; the printed means are in score units.
+
 From a ladder (`luck_from_ladder`): the ladder's tables "A alone against B at seat s" are
 the A tables with field B; only the mirror table (B at every seat) is played in addition.
 """
@@ -22,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import UserError
+from simcore.games import get_game
 from simcore.runner import simulate
 
 from .lineup import run_spec
@@ -35,11 +43,30 @@ class LuckRun:
     players: int
     seed: int
     games: int                   # game indices (deals per seat)
-    y: np.ndarray                # (games, players, 2) the seat's win share; nan = nobody won
+    y: np.ndarray                # (games, players, 2) the seat's outcome (win share: nan = nobody won)
     games_played: int
     seconds: float
     source: str = "luck"         # "luck" (played here) or "ladder" (lone tables taken from a ladder)
     tables: list = dc_field(default_factory=list)
+    outcome: str = "win"         # "win" (win share) or "score" (score margin, higher is better)
+    score_label: str = ""        # the game's score ("fatigue", "MP", ...)
+    lower_is_better: bool = False
+
+
+OUTCOMES = ("win", "score")
+
+
+def score_direction(rs) -> tuple[str, bool]:
+    """(the game's score label, whether a lower score is better) from its adapter."""
+    game = get_game(rs.game)
+    return game.score_label, bool(game.score_lower_is_better)
+
+
+def parse_outcome(outcome) -> str:
+    if outcome not in OUTCOMES:
+        raise UserError(f"must be one of {', '.join(OUTCOMES)} (the seat's win share or its score margin), "
+                        f"got {outcome!r}", key="--outcome")
+    return outcome
 
 
 def parse_bots(text) -> list[str]:
@@ -72,7 +99,19 @@ def seat_shares(games_df: pl.DataFrame, players: int) -> np.ndarray:
         return np.where(total > 0, share / total, np.nan)
 
 
-def check(rs, bots, field, players: int, games: int, seed: int, jobs: int) -> tuple[list[str], str]:
+def seat_margins(games_df: pl.DataFrame, players: int, lower_is_better: bool = False) -> np.ndarray:
+    """(G, P) each seat's score minus the mean of the other seats' scores, higher is better
+    (negated for a lower-is-better score), in game order."""
+    g = games_df.sort("game")
+    score = np.column_stack([g[f"s{s}_score"].to_numpy() for s in range(players)]).astype(float)
+    others = (score.sum(axis=1, keepdims=True) - score) / max(players - 1, 1)
+    margin = score - others
+    return -margin if lower_is_better else margin
+
+
+def check(rs, bots, field, players: int, games: int, seed: int, jobs: int, outcome: str = "win"
+          ) -> tuple[list[str], str]:
+    parse_outcome(outcome)
     names = parse_bots(bots)
     field = names[1] if field is None else str(field).strip()
     if games < 2:
@@ -84,16 +123,19 @@ def check(rs, bots, field, players: int, games: int, seed: int, jobs: int) -> tu
     return names, field
 
 
-def _play(rs, lineup, players, games, seed, jobs, batch_size) -> np.ndarray:
+def _play(rs, lineup, players, games, seed, jobs, batch_size, outcome: str = "win") -> np.ndarray:
     spec = run_spec(rs, list(lineup), players, None, seed)
     res = simulate(rs, spec.bots, players, games, seed, jobs, batch_size or max(1, math.ceil(games / jobs)))
+    if outcome == "score":
+        return seat_margins(res.games, players, score_direction(rs)[1])
     return seat_shares(res.games, players)
 
 
 def play_luck(rs, bots, field: str | None = None, players: int = 4, games: int = 2000, seed: int = 0,
-              jobs: int = 1, batch_size: int | None = None, progress: bool = False) -> LuckRun:
-    """Play every table (the same game indices in each) and collect y (games, seats, 2)."""
-    names, field = check(rs, bots, field, players, games, seed, jobs)
+              jobs: int = 1, batch_size: int | None = None, progress: bool = False, outcome: str = "win") -> LuckRun:
+    """Play every table (the same game indices in each) and collect y (games, seats, 2): the
+    seat's win share (outcome "win") or its score margin (outcome "score")."""
+    names, field = check(rs, bots, field, players, games, seed, jobs, outcome)
     plan = tables(names, field, players)
     y = np.full((games, players, 2), np.nan)
     bar = None
@@ -102,7 +144,7 @@ def play_luck(rs, bots, field: str | None = None, players: int = 4, games: int =
         bar = tqdm(total=len(plan), unit="table", desc="luck", leave=False)
     t0 = time.perf_counter()
     for k, seat, lineup in plan:
-        shares = _play(rs, lineup, players, games, seed, jobs, batch_size)
+        shares = _play(rs, lineup, players, games, seed, jobs, batch_size, outcome)
         if seat is None:
             y[:, :, k] = shares
         else:
@@ -111,8 +153,9 @@ def play_luck(rs, bots, field: str | None = None, players: int = 4, games: int =
             bar.update(1)
     if bar is not None:
         bar.close()
+    label, lower = score_direction(rs)
     return LuckRun(rs, names, field, players, seed, games, y, games * len(plan), time.perf_counter() - t0,
-                   tables=[list(t[2]) for t in plan])
+                   tables=[list(t[2]) for t in plan], outcome=outcome, score_label=label, lower_is_better=lower)
 
 
 def luck_from_ladder(lad, best: str, weakest: str, jobs: int = 1) -> LuckRun:
@@ -136,4 +179,5 @@ def manifest(run: LuckRun, extra: dict | None = None) -> dict:
     return {"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "players": run.players,
             "seed": run.seed, "bots": run.bots, "field": run.field, "games": run.games,
             "games_played": run.games_played, "seconds": run.seconds, "source": run.source,
-            "tables": run.tables, **(extra or {})}
+            "tables": run.tables, "outcome": run.outcome, "score_label": run.score_label,
+            "score_lower_is_better": run.lower_is_better, **(extra or {})}

@@ -1,11 +1,12 @@
 """The `luck` subcommand (registered by experiments/cli.py).
 
     balancelab luck RULESET [--bots A,B] [--field F] [--players N] [--games N] [--seed S]
-                    [--jobs J] [--bootstrap B] [--out DIR] [--overwrite]
+                    [--jobs J] [--bootstrap B] [--outcome win|score] [--out DIR] [--overwrite]
 
 Plays the same deals with A and with B at each seat (the other seats F, default B) and
 prints the share of the seat's outcome variance explained by the bot (skill), by the deal
-(luck) and by their interaction, with 95% bootstrap intervals (reports.luck).
+(luck) and by their interaction, with 95% bootstrap intervals (reports.luck). The outcome is
+the seat's win share (default) or, with --outcome score, its score margin.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("luck", help="luck against skill: outcome variance explained by the bot vs by the deal",
                               description="Play the same deals (common random numbers) with bot A and with bot B at "
                                           "each seat, every other seat the field bot; split the variance of the "
-                                          "seat's win share into the bot (skill), the deal (luck) and their "
+                                          "seat's win share (or score margin, --outcome score) into the bot (skill), the deal (luck) and their "
                                           "interaction, with 95% bootstrap intervals (docs/metrics.md).")
     p.add_argument("ruleset", help=f"ruleset name ({', '.join(GAMES)})")
     p.add_argument("--bots", default=None, help="the bot tested and the baseline, A,B (default: the game's default "
@@ -32,6 +33,9 @@ def register(subparsers) -> None:
                                                            "(default 2000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--outcome", default="win", help="the seat's outcome: win (its share of the wins, default) or "
+                                                     "score (its score minus the other seats' mean, oriented so "
+                                                     "higher is better)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals (default 1000)")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter (repeatable)")
     p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder replacing built-in files")
@@ -60,13 +64,14 @@ def cmd_luck(args) -> int:
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
     bots = args.bots if args.bots is not None else [game.default_bot, "random"]
-    check(rs, bots, args.field, args.players, args.games, args.seed, args.jobs)
+    check(rs, bots, args.field, args.players, args.games, args.seed, args.jobs, args.outcome)
     if args.bootstrap < 10:
         raise UserError(f"must be at least 10, got {args.bootstrap}", key="--bootstrap")
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out, args.overwrite)
-    run = play_luck(rs, bots, args.field, args.players, args.games, args.seed, args.jobs, progress=not args.quiet)
+    run = play_luck(rs, bots, args.field, args.players, args.games, args.seed, args.jobs, progress=not args.quiet,
+                    outcome=args.outcome)
     result = L.decompose(run.y, run.bots, bootstrap=args.bootstrap, seed=args.seed)
     man = manifest(run, {"versions": _versions()})
     print(L.text(result, man))

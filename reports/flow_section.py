@@ -4,14 +4,15 @@ A run recorded with trajectories (`balancelab run --trajectories`, or `trajector
 in a config) has `s{seat}_standing` columns: each seat's standing after every round (the
 game's own progress measure, named by the manifest's `standing_label`). Per base point this
 builds the metric table of reports.flow (with 95% intervals), and for the reference point the
-P(win | sole leader after round r) curve, the lead-change histogram and a few real games.
+P(win | sole leader after round r) curve, the lead-change histogram, a few real games, and
+the per-seat (and per-faction) tables of reports.flow_groups.
 """
 from __future__ import annotations
 
 import numpy as np
 import polars as pl
 
-from . import flow, flow_plots
+from . import flow, flow_groups, flow_plots
 from .metrics import max_seats
 
 SAMPLE_GAMES = 4          # real games drawn as one line per seat
@@ -36,7 +37,43 @@ def arrays(games: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return standing, games["rounds"].to_numpy().astype(np.int64), winner
 
 
-def build(games: pl.DataFrame, base_ids: list[int], reference: int, labels: dict, standing_label: str) -> dict | None:
+def factions(games: pl.DataFrame) -> np.ndarray | None:
+    """(G, P) each seat's faction (as text), or None when no seat ever changes faction (a game
+    without factions: the faction is the seat, and its table would be the seat table) or the
+    column is absent."""
+    seats = [s for s in range(max_seats(games)) if games[f"s{s}_standing"].null_count() == 0]
+    if not all(f"s{s}_faction" in games.columns for s in seats):
+        return None
+    f = np.stack([games[f"s{s}_faction"].cast(pl.Utf8).to_numpy() for s in seats], axis=1).astype(str)
+    return None if (f == f[:1]).all() else f
+
+
+def _pp(t) -> str:
+    return f"{100 * t[0]:+.1f} pp [{100 * t[1]:+.1f}, {100 * t[2]:+.1f}]"
+
+
+def group_tables(g: pl.DataFrame, st, rounds, winner, faction_label: str) -> list[dict]:
+    """The per-seat table, and the per-faction one for a game with factions (reports.flow_groups),
+    each with a sentence per group whose runaway or comeback rate differs from the others."""
+    out = []
+    fac = factions(g)
+    kinds = [("seat", flow_groups.seat_groups(*winner.shape))] + ([(faction_label, fac)] if fac is not None else [])
+    for kind, group in kinds:
+        t = flow_groups.table(st, rounds, winner, group)
+        notes = []
+        for r in t.iter_rows(named=True):
+            for m in flow_groups.RATES:
+                if r[f"{m}_flag"]:
+                    d = (r[f"{m}_diff"], r[f"{m}_diff_lo"], r[f"{m}_diff_hi"])
+                    notes.append(f"{kind} {r['group']}: {m} rate {'above' if d[0] > 0 else 'below'} the other "
+                                 f"{kind}s', {_pp(d)} (an association: interval excludes equality, "
+                                 f"Bonferroni over {t.height} {kind}s)")
+        out.append({"kind": kind, "rows": t.to_dicts(), "notes": notes})
+    return out
+
+
+def build(games: pl.DataFrame, base_ids: list[int], reference: int, labels: dict, standing_label: str,
+          faction_label: str = "faction") -> dict | None:
     """Tables and figures of the section, or None for a run without trajectories."""
     if not has_trajectories(games):
         return None
@@ -70,4 +107,5 @@ def build(games: pl.DataFrame, base_ids: list[int], reference: int, labels: dict
          "alt": "one line per seat for a few games, the winner drawn thick"},
     ]
     return {"rows": rows, "figures": figures, "label": standing_label, "metric_text": METRIC_TEXT,
-            "curve": curve.to_dicts()}
+            "curve": curve.to_dicts(), "groups": group_tables(g, st, rounds, winner, faction_label),
+            "group_text": flow_groups.TEXT, "reference_label": labels[reference]}

@@ -217,7 +217,8 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         found += F.sweep_findings(same_series, x, reference)
     found += F.defaults_findings(manifest.get("rulesets", {}))
     verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder, adjusted)
-    flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing")
+    flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing",
+                              flabel)
     targets = targets_section.build(base_games, tallies, base_ids, labels, manifest["config"].get("target"))
     if targets is not None:
         found.insert(0, {"level": "info" if targets["rows"] and targets["rows"][0]["all_met"] else "warn",

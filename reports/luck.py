@@ -3,8 +3,8 @@
 Design (experiments/luck.py plays it; docs/metrics.md has the worked example): common
 random numbers. Every game index g of one seed is one deal (the shuffles, dice and every
 bot's random draws come from g's streams). For each deal and each seat s the seat's
-outcome y (its share of the game's wins) is observed once per bot k of the comparison,
-with the same field bot in every other seat:
+outcome y (its share of the game's wins, or its score margin: experiments/luck.py) is
+observed once per bot k of the comparison, with the same field bot in every other seat:
 
     y: (G, S, K) float     game index x seat x bot at that seat; nan = nobody won
 
@@ -146,8 +146,17 @@ def share_table(result: dict) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def words(result: dict, field: str) -> str:
-    """The decomposition in one plain sentence, naming the bots it depends on."""
+def outcome_text(outcome: str = "win", score_label: str = "", lower_is_better: bool = False) -> str:
+    """What y is, in words: "win share", or "score margin (MP)" with the direction when lower is better."""
+    if outcome != "score":
+        return "win share"
+    score = score_label or "score"
+    return (f"score margin: its {score} minus the other seats' mean"
+            + (f", negated as less {score} is better" if lower_is_better else ""))
+
+
+def words(result: dict, field: str, outcome: str = "win share") -> str:
+    """The decomposition in one plain sentence, naming the bots and the outcome it depends on."""
     a, b = result["bots"][:2]
     s = result["shares"]
 
@@ -155,7 +164,7 @@ def words(result: dict, field: str) -> str:
         return f"{100 * t[0]:.0f}% [{100 * t[1]:.0f}, {100 * t[2]:.0f}]"
     luck = s["deal"][0] + s["rest"][0]
     return (f"switching one seat from {b} to {a} (the other seats {field}) explains {pct(s['bot'])} of the "
-            f"variance of the seat's win share (skill); the deal {pct(s['deal'])} (luck); the deal x bot "
+            f"variance of the seat's {outcome} (skill); the deal {pct(s['deal'])} (luck); the deal x bot "
             f"interaction {pct(s['rest'])} (luck that depends on who plays). Skill {100 * s['bot'][0]:.0f}%, "
             f"luck {100 * luck:.0f}% (for these bots)")
 
@@ -165,21 +174,30 @@ def text(result: dict, manifest: dict) -> str:
     m, r = manifest, result
     a, b = r["bots"][:2]
     d, dlo, dhi = r["difference"]
+    y = outcome_text(m.get("outcome", "win"), m.get("score_label", ""), m.get("score_lower_is_better", False))
+    short = "win share" if m.get("outcome", "win") != "score" else "score margin"
+    fmt = ".3f" if short == "win share" else ".2f"
     lines = [f"{m['ruleset']}/{m['variant']} (hash {m['ruleset_hash']})  players {m['players']}  seed {m['seed']}",
              f"bots compared at a seat: {', '.join(r['bots'])}; every other seat: {m['field']}",
+             f"outcome: the seat's {y}",
              f"{r['games']:,} game indices x {r['seats']} seats = {r['deals']:,} deals, each played with every bot "
-             f"({m['games_played']:,} games in {m['seconds']:.1f} s); {r['dropped']} deals dropped (nobody won)",
+             f"({m['games_played']:,} games in {m['seconds']:.1f} s)"
+             + (f"; {r['dropped']} deals dropped (nobody won)" if short == "win share" else ""),
              "",
              f"{'component':<10}{'share':>8}   95% interval   reads as"]
     for c in COMPONENTS:
         s, lo, hi = r["shares"][c]
         lines.append(f"{c:<10}{100 * s:>7.1f}%   [{100 * lo:5.1f}, {100 * hi:5.1f}]   {TEXT[c]}")
-    lines += ["", "mean win share at the seat: " + ", ".join(
-        f"{bot} {v:.3f} [{lo:.3f}, {hi:.3f}]" for bot, (v, lo, hi) in r["means"].items())
-        + f"; {a} - {b}: {d:+.3f} [{dlo:+.3f}, {dhi:+.3f}]",
-              "", f"Luck and skill: {words(r, m['field'])}.",
+    digits = int(fmt[1])
+
+    def n(v, sign=""):                  # never "-0.00": a mirror table's margins sum to exactly 0
+        return f"{(round(v, digits) or 0.0):{sign}{fmt}}"
+    lines += ["", f"mean {short} at the seat: " + ", ".join(
+        f"{bot} {n(v)} [{n(lo)}, {n(hi)}]" for bot, (v, lo, hi) in r["means"].items())
+        + f"; {a} - {b}: {n(d, '+')} [{n(dlo, '+')}, {n(dhi, '+')}]",
+              "", f"Luck and skill: {words(r, m['field'], y)}.",
               "(two-way ANOVA, deal x bot, variance components; bootstrap over game indices; docs/metrics.md)"]
     return "\n".join(lines)
 
 
-__all__ = ["decompose", "share_table", "words", "text", "COMPONENTS", "TEXT"]
+__all__ = ["decompose", "share_table", "words", "text", "outcome_text", "COMPONENTS", "TEXT"]

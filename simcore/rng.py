@@ -13,6 +13,8 @@ Addresses are small non-negative integers (kind codes, seat, round, counters, ca
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 CHANCE = 1
@@ -47,6 +49,13 @@ def _mix_int(z: int) -> int:
     return z ^ (z >> 31)
 
 
+@lru_cache(maxsize=1024)
+def _prefix(seed: int, game: int, stream: int) -> int:
+    """The first three links of key's chain for one game (a reference engine asks for thousands
+    of keys of the same game and stream: computed once)."""
+    return _mix_int(_mix_int(_mix_int(seed) ^ game) ^ stream)
+
+
 def key(seed: int, games, stream: int, *address) -> np.ndarray:
     """uint64 hash of (seed, game, stream, *address), vectorised over `games`.
 
@@ -54,9 +63,7 @@ def key(seed: int, games, stream: int, *address) -> np.ndarray:
     int or an integer array broadcastable against `games`.
     """
     if isinstance(games, _INT) and games >= 0 and all(isinstance(a, _INT) and a >= 0 for a in address):
-        h = _mix_int(int(seed) & _M64)          # the same chain on Python ints, bit for bit
-        h = _mix_int(h ^ int(games))
-        h = _mix_int(h ^ int(stream))
+        h = _prefix(int(seed) & _M64, int(games), int(stream))     # the same chain on Python ints
         for a in address:
             h = _mix_int(h ^ int(a))
         return np.array(h, dtype=np.uint64)

@@ -211,6 +211,9 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
             restriction.ids(game, rs if rs is not None else _default_ruleset(game))
         except UserError as e:
             raise _bad(spec, e.message) from None
+    check = getattr(cls, "check_options", None)
+    if check is not None and options:      # e.g. a weights file: read it now, before any game
+        check(dict(options))
     if not options and restriction is None:
         return Bot(game, base)
     return Bot(game, spec, tuple(options), base, restriction)

@@ -19,3 +19,17 @@ def take_scripted(seat: int, items: list, kind: str, n: int) -> int:
         raise UserError(f"option {option!r} of seat {seat}'s {kind} choice must be a whole number in "
                         f"0..{n - 1}", key=f"choices.{seat}")
     return option
+
+
+class ScriptBot:
+    """The `script` bot's one-game face: plays the choices a scenario lists for its seat, in
+    order, checking each kind (decisions with `kind` and `options`)."""
+
+    name = "script"
+
+    def __init__(self, seat: int, choices=()):
+        self.seat = seat
+        self.items = list(choices or [])
+
+    def choose(self, decision, view) -> int:
+        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))

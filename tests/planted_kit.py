@@ -60,3 +60,50 @@ def registered(game: str, name: str, cls):
     finally:
         registry._BOTS.pop((game, name), None)
         registry._DOCS.pop((game, name), None)
+
+
+def check_decoy(run, entity: str, min_lift: float, min_holders: int) -> None:
+    """The decoy's whole story, as a designer reads it: holders win clearly more (raw and
+    adjusted lower bounds above `min_lift`), its knockout changes nothing (interval around 0,
+    pairing holds), the verdict does not name it, the findings call it an association and give
+    the knockout's "no clear causal effect"; without the knockout, the verdict goes by the
+    association and calls it strong."""
+    adj = api.adjusted_association(run).filter(pl.col("entity") == entity).row(0, named=True)
+    assert adj["raw_low"] > min_lift and adj["ci_low"] > min_lift, adj
+    raw = api.entity_impact(run).filter(pl.col("entity") == entity).row(0, named=True)
+    assert raw["flagged"] and raw["ci_low"] > min_lift
+    ko = knockout_row(run, entity, 0)
+    assert ko["holders"] == adj["holders"] > min_holders
+    assert ko["ci_low"] <= 0 <= ko["ci_high"] and ko["pair_holds"]
+    problems, findings = said_about(report_context(run), entity)
+    assert problems == []
+    assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
+    assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
+    assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
+    alone, _ = said_about(report_context(run, knockouts=False), entity)
+    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
+
+
+def check_rare_knockout(run, entity: str, max_used_share: float) -> None:
+    """A rarely used entity (in at most `max_used_share` of games): its knockout's pairing still
+    holds (Wilson lower bound of identical games >= 90%), and every game without it is identical."""
+    ko = knockout_row(run, entity, 0)
+    assert ko["pair_unused_games"] >= (1 - max_used_share) * ko["pair_games"], ko
+    assert ko["pair_identical_lo"] >= 0.90 and ko["pair_holds"], ko
+    assert ko["pair_identical_unused"] == 1.0
+
+
+def rare_config(ruleset: str, players: int, entity: str, games: int = 2000, seed: int = 3) -> str:
+    """The sweep config of a rare-entity check: greedy players, one knockout of `entity`."""
+    return f"""
+name = "planted-rare"
+ruleset = "{ruleset}"
+players = {players}
+bots = "greedy"
+games = {games}
+seed = {seed}
+batch_size = {games}
+
+[ablation]
+entities = ["{entity}"]
+"""

@@ -56,6 +56,7 @@ class Game(Protocol):
     has_factions: bool
     faction_label: str         # what a seat plays as ("animal", or "seat" without factions)
     score_label: str           # what the per-seat score column means
+    score_lower_is_better: bool  # True where the least score wins (Capybara's fatigue)
     entity_kind: str           # what the per-seat tallies count ("card", "trait", ...)
     # Knockouts (issue 9): entity kind -> (table, name column). Every row of that table has
     # an `active` column (1 by default); a row edited to active = 0 keeps its cards in the

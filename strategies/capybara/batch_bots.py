@@ -3,17 +3,10 @@ simcore/games/capybara/decisions.py's interface, handed to the batch engine per 
 Greedy's compiled form is batch_greedy.py."""
 from __future__ import annotations
 
-import numpy as np
-
 from simcore.games.capybara.codes import ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND
-from simcore.games.capybara.jit import kernel, policy
+from simcore.games.capybara.jit import policy
 from simcore.games.capybara.state import G_ERR, O_SCRIPT, O_SCRIPT_N, O_SPOS, R_L
-
-
-@kernel
-def below(h, n):
-    """An integer uniform in [0, n) from hash h, as simcore.rng.below."""
-    return np.int64(((h >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+from simcore.rng_jit import below
 
 
 @policy

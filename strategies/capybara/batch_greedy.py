@@ -8,9 +8,10 @@ answers, doubling or draws). Ties go to the lowest option index.
 Restricted play (issue 12, strategies/restrict.py's rule): `decide_greedy(..., mode, ent)`
 with mode FAVOR or AVOID and a card name id `ent` chooses, at ACTION (play a card), NEXT_CARD
 (play another) and CANCEL (yes = answer with the lowest-uid Capybaranka in hand), among the
-options that play a card named `ent` (favor) or those that do not (avoid). The restricted
-greedy's data are its first script row [mode, ent] (rules._pack writes a seat's script rows
-into every game's array; they stay put across games): read at run time, no recompile.
+options that play a card named `ent` (favor) or those that do not (avoid). The greedy's
+data are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted), then its weights
+(rules._pack writes a seat's script rows into every game's array; they stay put across
+games): read at run time, so neither a restriction nor a weights file recompiles anything.
 """
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_HAND, O_LOCK_
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, place, sim_take,
                                           to_sim)
 
-from .values import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
+# The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
+# script rows after row 0 ([mode, ent]), in default.toml's order: read at run time, so a
+# new weights file compiles nothing (registered.greedy_script writes them).
+W_KEEP_CANCEL, W_CANCEL_FATIGUE, W_NEXT_CARD, W_DOUBLE, W_CROWN = range(5)
 
 
 @kernel
@@ -237,6 +241,12 @@ PLAIN, FAVOR, AVOID = 0, 1, 2
 
 
 @kernel
+def weight(g, rk, s, i):
+    """Seat s's weight i, in E's units (fatigue per opponent x 2 (P - 1))."""
+    return 2 * (rk[R_P] - 1) * g[rk[O_SCRIPT] + s * rk[R_L] * 2 + 2 + i]
+
+
+@kernel
 def lowest_cancel(g, rk, s):
     """The card a CANCEL yes plays: the lowest-uid cancel card in s's hand (-1: none)."""
     N = rk[R_N]
@@ -342,13 +352,13 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             else:
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:
-                    e += 2 * (P - 1) * GREEDY_KEEP_CANCEL
+                    e += weight(g, rk, s, W_KEEP_CANCEL)
             if arg < 0 or e < best:
                 best, arg = e, k
         return max(arg, 0)
     if kind == D_NEXT_CARD:
         # stop (option 0) unless a card beats the board now; a favouring bot must play one
-        best, arg = now, 0 if option_ok(g, rk, kind, s, n, 0, mode, ent, hits) else -1
+        best, arg = now - weight(g, rk, s, W_NEXT_CARD), 0 if option_ok(g, rk, kind, s, n, 0, mode, ent, hits) else -1
         for k in range(1, n):
             if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
                 continue
@@ -363,11 +373,11 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
                              g[ctx + C_ACTOR], g[ctx + C_OPT_A], g[ctx + C_OPT_B]) - now
         if g[ctx + C_DEPTH] % 2 == 1:
             value = -value
-        return 1 if value >= 2 * (P - 1) * GREEDY_CANCEL_FATIGUE else 0
+        return 1 if value >= weight(g, rk, s, W_CANCEL_FATIGUE) else 0
     if kind == D_DOUBLE:
         best, _, m = best_effect(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
                                  g[ctx + C_ACTOR], rk[O_OPTS2], now)
-        return 1 if m > 0 and best < now else 0
+        return 1 if m > 0 and best < now - weight(g, rk, s, W_DOUBLE) else 0
     if kind == D_CROWN_COMPLETE:
         i = g[ctx + C_SLOT]
         to_sim(g, rk)
@@ -375,7 +385,7 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
         for j in (i - 1, i + 1):
             if 0 <= j < rk[R_M] and g[rk[O_SLOT] + j] >= 0:
                 sim_take(g, rk, j)
-        return 1 if evaluate(g, rk, True, s) < evaluate(g, rk, False, s) else 0
+        return 1 if evaluate(g, rk, True, s) < evaluate(g, rk, False, s) - weight(g, rk, s, W_CROWN) else 0
     if kind == D_PEEK:
         return peek_choice(g, rk, s)
     return 0
@@ -383,10 +393,5 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
 
 @policy
 def greedy_policy(g, rk, kind, seat, n, h):
-    return decide_greedy(g, rk, kind, seat, n, PLAIN, -1)
-
-
-@policy
-def restricted_greedy_policy(g, rk, kind, seat, n, h):
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2          # the seat's first script row: [mode, ent]
     return decide_greedy(g, rk, kind, seat, n, g[at], g[at + 1])

@@ -12,12 +12,11 @@ decision and view of simcore/games/capybara/reference_decisions.py.
 """
 from __future__ import annotations
 
-from ..script import take_scripted
+from ..script import ScriptBot
+from ..uniform import RandomBot
 
-from simcore import rng
 from simcore.errors import UserError
 
-from .greedy_constants import GREEDY_CANCEL_FATIGUE, GREEDY_KEEP_CANCEL
 
 
 def _argmin(scores) -> int:
@@ -50,22 +49,19 @@ def E(board, s: int) -> int:
     return (board.P - 1) * d[s] - (sum(d) - d[s])
 
 
-class RandomBot:
-    """Uniform over the options, from the decision's own hash (contract section 2)."""
-
-    name = "random"
-
-    def choose(self, decision, view) -> int:
-        return int(rng.below(decision.h, len(decision.options)))
-
-
 class GreedyBot:
     """Deterministic one-step greedy player (contract section 13)."""
 
     name = "greedy"
 
-    def __init__(self, rs):
+    def __init__(self, rs, weights=None):
+        from ..weights import load
         self.p = rs.params
+        self.w = weights if weights is not None else load("capybara")
+
+    def weight(self, P: int, name: str) -> int:
+        """A weight (fatigue per opponent) in E's units at P players, as batch_greedy.weight."""
+        return 2 * (P - 1) * self.w[name]
 
     def choose(self, decision, view) -> int:
         kind = decision.kind
@@ -133,7 +129,7 @@ class GreedyBot:
         """E(s) after each ACTION option (a discard: after its best placing, plus the cost
         of giving up a Capybaranka)."""
         s, board = d.seat, view.board()
-        penalty = 2 * (view.P - 1) * GREEDY_KEEP_CANCEL
+        penalty = self.weight(view.P, "keep_cancel")
         place_now = self.best_placing(board, s, view.discard_place_options(s), self.p["discard_place_tokens"])
         scores = []
         for verb, u in d.options:
@@ -151,7 +147,7 @@ class GreedyBot:
         if not scores:
             return 0
         k = _argmin(scores)
-        return k + 1 if scores[k] < now else 0
+        return k + 1 if scores[k] < now - self.weight(view.P, "next_card_margin") else 0
 
     def _cancel(self, d, view):
         s, base = d.seat, d.info["base"]
@@ -161,14 +157,14 @@ class GreedyBot:
             after = board.apply(base["effect"], base["amount"], base["colour"], base["actor"], base["option"])
             value = E(after, s) - E(board, s)
         hurt = value if d.info["depth"] % 2 == 0 else -value
-        return 1 if hurt >= 2 * (view.P - 1) * GREEDY_CANCEL_FATIGUE else 0
+        return 1 if hurt >= self.weight(view.P, "cancel_fatigue") else 0
 
     def _double(self, d, view):
         i, s = d.info, d.seat
         board = view.board()
         options = view.effect_options(s, i["effect"], i["amount"], i["colour"])
         _, best = self.best_effect(board, s, i["effect"], i["amount"], i["colour"], options)
-        return 1 if options and best < E(board, s) else 0
+        return 1 if options and best < E(board, s) - self.weight(view.P, "double_margin") else 0
 
     def _crown_complete(self, d, view):
         board, s, i = view.board(), d.seat, d.info["slot"]
@@ -177,7 +173,7 @@ class GreedyBot:
         for j in (i - 1, i + 1):
             if 0 <= j < len(after.tokens) and after.fatigue[j] is not None and after.leader(j) is not None:
                 after.take(j)
-        return 1 if E(after, s) < E(board, s) else 0
+        return 1 if E(after, s) < E(board, s) - self.weight(view.P, "crown_margin") else 0
 
     def _peek(self, d, view):
         board, s, k = view.board(), d.seat, d.info["k"]
@@ -188,19 +184,6 @@ class GreedyBot:
         revs = [j for j in range(k) if view.comps.is_revolution(view.deck[j])]
         others = [j for j in range(k) if j not in revs]
         return d.options.index(tuple(revs + others if good else others + revs))
-
-
-class ScriptBot:
-    """Plays the choices listed for its seat, in order; checks each kind."""
-
-    name = "script"
-
-    def __init__(self, seat: int, choices=()):
-        self.seat = seat
-        self.items = list(choices or [])
-
-    def choose(self, decision, view) -> int:
-        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
 
 
 def reference_policy(name: str, rs, seat: int, **options):

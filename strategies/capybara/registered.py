@@ -26,31 +26,61 @@ def _reference(name, rs, seat, **options):
     return reference_policy(name, rs, seat, **options)
 
 
+def greedy_script(weights, mode: int = 0, ent: int = -1) -> list:
+    """The greedy's script rows (batch_greedy.greedy_policy reads them): [mode, ent], then
+    the weights two to a row, in default.toml's order."""
+    w = [int(x) for x in weights.ints()]
+    w += [0] * (len(w) % 2)
+    return [(mode, ent)] + [(w[i], w[i + 1]) for i in range(0, len(w), 2)]
+
+
 @register("capybara", "greedy", doc="takes the option that leaves it the least fatigue (contract 13)")
 class Greedy:
-    """Takes +favor:CARD / +avoid:CARD (restricted.py)."""
+    """Takes `weights=FILE` (strategies/capybara/weights/, default.toml by default) and
+    +favor:CARD / +avoid:CARD (restricted.py)."""
 
     restrictable = True
+    default_weights = None            # a file name under weights/ (None: default.toml)
 
-    def __init__(self, restriction=None):
+    def __init__(self, weights=None, restriction=None):
+        self.weights_file = weights
         self.restriction = restriction
+
+    @staticmethod
+    def check_options(options: dict) -> None:
+        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
+        from ..weights import load
+        load("capybara", options.get("weights"))
+
+    def _weights(self):
+        from ..weights import load, weights_dir
+        if self.weights_file is None and self.default_weights is not None:
+            return load("capybara", weights_dir("capybara") / self.default_weights)
+        return load("capybara", self.weights_file)
 
     def _data(self, rs):
         from .restricted import MODES
         return MODES[self.restriction.mode], self.restriction.index("capybara", rs)
 
     def batch(self, rs):
-        if self.restriction is not None:
-            from .batch_greedy import restricted_greedy_policy
-            return BatchPolicy(restricted_greedy_policy, [self._data(rs)])    # data: script row 0
         from .batch_greedy import greedy_policy
-        return BatchPolicy(greedy_policy)
+        mode, ent = self._data(rs) if self.restriction is not None else (0, -1)
+        return BatchPolicy(greedy_policy, greedy_script(self._weights(), mode, ent))
 
     def reference(self, rs, seat):
         if self.restriction is not None:
             from .restricted import RestrictedGreedyBot
-            return RestrictedGreedyBot(rs, self.restriction.mode, self._data(rs)[1])
-        return _reference("greedy", rs, seat)
+            return RestrictedGreedyBot(rs, self.restriction.mode, self._data(rs)[1], self._weights())
+        from .reference_bots import GreedyBot
+        return GreedyBot(rs, self._weights())
+
+
+@register("capybara", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/capybara/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
 
 
 @register("capybara", "random", doc="uniform among the legal options")

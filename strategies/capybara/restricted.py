@@ -2,8 +2,8 @@
 
 The decisions that play a card of a name (strategies/restrict.py's rule): ACTION (play u),
 NEXT_CARD (play u) and CANCEL (yes: answer with the lowest-uid Capybaranka in hand). The
-batch form is batch_greedy.restricted_greedy_policy, whose data (mode, name id) ride in the
-seat's first script row; the reference form below makes the same choices.
+batch form is batch_greedy.greedy_policy, whose data (mode, name id) ride in the seat's first
+script row; the reference form below makes the same choices.
 """
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def _argmin_allowed(scores, ok) -> int:
 class RestrictedGreedyBot(GreedyBot):
     """The reference greedy with one card name favoured or avoided."""
 
-    def __init__(self, rs, mode: str, ent: int):
-        super().__init__(rs)
+    def __init__(self, rs, mode: str, ent: int, weights=None):
+        super().__init__(rs, weights)
         self.mode, self.ent = mode, ent
 
     def _named(self, view, u) -> bool:
@@ -39,7 +39,7 @@ class RestrictedGreedyBot(GreedyBot):
         """Stop unless an allowed card beats the board now; a favouring bot must play one."""
         ok = allowed([k > 0 and self._named(view, u) for k, u in enumerate(d.options)], self.mode)
         s, board = d.seat, view.board()
-        best, arg = E(board, s), (0 if ok[0] else None)
+        best, arg = E(board, s) - self.weight(view.P, "next_card_margin"), (0 if ok[0] else None)
         for k in range(1, len(d.options)):
             if not ok[k]:
                 continue

@@ -2,8 +2,8 @@
 
 Each bot's batch face is a `Policy` (simcore/games/evolution/build.py) of three compiled
 functions the engine calls for game `b` of a packed batch (`a`: packed.Arr, `rk`:
-packed.RK, see simcore/games/evolution/packed.py); `mem` is the seat's memory row (unused
-here):
+packed.RK, see simcore/games/evolution/packed.py); `mem` is the seat's memory row (greedy's
+[mode, trait, weights...], see below; unused by the others):
 
 - `food_card(a, rk, b, seat, mem)`: the card id given as food card (-1: empty hand);
 - `plan_cards(a, rk, b, seat, acts, mem)`: the round's card actions, written as rows
@@ -29,53 +29,37 @@ from simcore.games.evolution.build import Policy, inline, kernel
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
 from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
                                             below, has, key_add, key_start)
-from simcore.games.evolution.traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION,
-                                            FAT_TISSUE, FERTILE, FORAGING, HARD_SHELL, HERDING,
-                                            HORNS, INTELLIGENCE, LONG_NECK, PACK_HUNTING,
-                                            SCAVENGER, SYMBIOSIS, WARNING_CALL)
+from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, HORNS, INTELLIGENCE, TRAITS
 from simcore.rng import BOT as BOT_STREAM
 
-# ---------------------------------------------------------------- greedy scores
-# Trait bit masks of greedy_score (greedy.SCORES is built from it).
-_DEFENSIVE = ((1 << BURROWING) | (1 << CLIMBING) | (1 << HARD_SHELL) | (1 << HERDING)
-              | (1 << HORNS) | (1 << SYMBIOSIS) | (1 << WARNING_CALL))
-_FEEDING5 = (1 << FERTILE) | (1 << FORAGING) | (1 << LONG_NECK)
-_FEEDING4 = (1 << COOPERATION) | (1 << FAT_TISSUE)
-_ZERO = (1 << AMBUSH) | (1 << PACK_HUNTING)
-
-
-@kernel
-def greedy_score(k, carn_out, want):
-    """How much greedy wants to keep / play trait k (greedy.py's docstring: defensive traits
-    most when carnivores are out, Carnivore only when it wants to become one)."""
-    if k == CARNIVORE:
-        return 9 if want else 0
-    if (_DEFENSIVE >> k) & 1:
-        return 7 if carn_out else 1
-    if (_FEEDING5 >> k) & 1:
-        return 5
-    if (_FEEDING4 >> k) & 1:
-        return 4
-    if k == SCAVENGER:
-        return 3 if carn_out else 1
-    if k == INTELLIGENCE:
-        return 2
-    return 0
-
-
-# Restricted play (issue 12): a seat's memory row [mode, trait] (restricted.py). FAVOR puts
-# the trait's worth above every other card (kept in hand, played first where it may go);
-# AVOID below every other (spent first, never played).
+# ---------------------------------------------------------------- greedy's memory row
+# A greedy seat's memory row (build.Policy.memory, read at run time: neither a restriction
+# nor a weights file compiles anything): [mode, trait] for restricted play (issue 12;
+# PLAIN, -1 unrestricted), then the weights of weights/default.toml (or `greedy:weights=FILE`)
+# in that file's order: a score pair per trait, then the plan's thresholds.
 PLAIN, FAVOR, AVOID = 0, 1, 2
-FAVOR_SCORE = 100
+FAVOR_SCORE = 100      # favor puts the trait's worth above every other card; avoid below (-1)
+M_MODE, M_TRAIT, W0 = 0, 1, 2
+N_TRAITS = len(TRAITS)
+W_PREY, W_NEW_MAX, W_NEW_HAND, W_GROW_KEEP = range(W0 + 2 * N_TRAITS, W0 + 2 * N_TRAITS + 4)
 
 
 @kernel
-def restricted_score(k, carn_out, want, mode, e):
-    """greedy_score, with the restricted trait e's worth moved (mode PLAIN: unchanged)."""
-    if mode != PLAIN and k == e:
+def greedy_score(mem, k, carn_out, want):
+    """How much greedy wants to keep / play trait k: weight 2k + carn_out (Carnivore:
+    2k + want), as default.toml pairs them (greedy.py's docstring)."""
+    if k == CARNIVORE:
+        return mem[W0 + 2 * k + want]
+    return mem[W0 + 2 * k + carn_out]
+
+
+@kernel
+def restricted_score(mem, k, carn_out, want):
+    """greedy_score, with the restricted trait's worth moved (mode PLAIN: unchanged)."""
+    mode = mem[M_MODE]
+    if mode != PLAIN and k == mem[M_TRAIT]:
         return FAVOR_SCORE if mode == FAVOR else -1
-    return greedy_score(k, carn_out, want)
+    return greedy_score(mem, k, carn_out, want)
 
 
 @kernel
@@ -88,9 +72,10 @@ def _put(acts, k, kind, card, s, slot):
 
 
 @kernel
-def greedy_context(a, b, seat):
+def greedy_context(a, b, seat, mem):
     """(carn_out, want_carn) of greedy._context: another seat has a carnivore; the other
-    seats' non-carnivore species number at least the players and `seat` has no carnivore."""
+    seats' non-carnivore species number at least the players (+ prey_margin) and `seat` has
+    no carnivore."""
     P = a.n_species.shape[1]
     carn_out = 0
     has_carn = 0
@@ -105,12 +90,12 @@ def greedy_context(a, b, seat):
                 carn_out = 1
             else:
                 prey += 1
-    want = 1 if prey >= P and has_carn == 0 else 0
+    want = 1 if prey >= P + mem[W_PREY] and has_carn == 0 else 0
     return carn_out, want
 
 
 @kernel
-def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mode, e):
+def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mem):
     """The hand card not in {u0, u1} with the smallest greedy._pay_key (-1: none)."""
     best = -1
     best_key = np.int64(0)
@@ -118,7 +103,7 @@ def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mode, e):
         c = np.int64(a.hand[b, seat, j])
         if c == u0 or c == u1:
             continue
-        key = ((np.int64(restricted_score(rk.kind[c], carn_out, want, mode, e)) << 20)
+        key = ((np.int64(restricted_score(mem, rk.kind[c], carn_out, want)) << 20)
                + ((32 + rk.cardfood[c]) << 10) + c)
         if best < 0 or key < best_key:
             best, best_key = c, key
@@ -126,14 +111,14 @@ def _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mode, e):
 
 
 @kernel
-def greedy_food_card(a, rk, b, seat, mode, e):
+def greedy_food_card(a, rk, b, seat, mem):
     """greedy.food_card: the card with the smallest _keep_key (-1: empty hand)."""
-    carn_out, want = greedy_context(a, b, seat)
+    carn_out, want = greedy_context(a, b, seat, mem)
     best = -1
     best_key = np.int64(0)
     for j in range(a.hand_n[b, seat]):
         c = np.int64(a.hand[b, seat, j])
-        key = ((np.int64(restricted_score(rk.kind[c], carn_out, want, mode, e)) << 20)
+        key = ((np.int64(restricted_score(mem, rk.kind[c], carn_out, want)) << 20)
                + ((32 - rk.cardfood[c]) << 10) + c)
         if best < 0 or key < best_key:
             best, best_key = c, key
@@ -141,9 +126,10 @@ def greedy_food_card(a, rk, b, seat, mode, e):
 
 
 @kernel
-def greedy_plan(a, rk, b, seat, acts, mode, e):
+def greedy_plan(a, rk, b, seat, acts, mem):
     """greedy.plan, as rows of `acts`; returns the number of rows."""
-    carn_out, want = greedy_context(a, b, seat)
+    mode, e = mem[M_MODE], mem[M_TRAIT]
+    carn_out, want = greedy_context(a, b, seat, mem)
     n = np.int64(a.hand_n[b, seat])
     n_sp = np.int64(a.n_species[b, seat])
     room = n_sp < rk.species_slots
@@ -157,10 +143,10 @@ def greedy_plan(a, rk, b, seat, acts, mode, e):
     if e == CARNIVORE and mode != PLAIN:
         want = 1 if mode == FAVOR else 0      # becoming a carnivore: favor whenever it can, avoid never
     if want and cc >= 0 and room and n >= 2:
-        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, np.int64(-1), mode, e)
+        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, np.int64(-1), mem)
         k = _put(acts, k, NEW, pay, 0, 0)
         k = _put(acts, k, TRAIT, cc, n_sp, -1)
-        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay, mode, e)
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay, mem)
         if grow >= 0:
             k = _put(acts, k, BODY, grow, n_sp, 0)
         return k
@@ -168,9 +154,9 @@ def greedy_plan(a, rk, b, seat, acts, mode, e):
     u0 = -1            # the card paying for the new species
     u1 = -1            # the trait card
     n_used = 0
-    new = n_sp <= 1 and n >= 3 and room
+    new = n_sp <= mem[W_NEW_MAX] and n >= mem[W_NEW_HAND] and room
     if new:
-        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(-1), np.int64(-1), mode, e)
+        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(-1), np.int64(-1), mem)
         k = _put(acts, k, NEW, u0, 0, 0)
         n_used += 1
     # the trait: leftmost non-carnivore with a free trait slot, else the new species
@@ -190,7 +176,7 @@ def greedy_plan(a, rk, b, seat, acts, mode, e):
             kd = rk.kind[c]
             if c == u0 or (on_board >> kd) & 1 or kd == CARNIVORE:
                 continue
-            sc = restricted_score(kd, carn_out, want, mode, e)
+            sc = restricted_score(mem, kd, carn_out, want)
             # the first card of the sorted hand with the highest score > 0
             if sc > best_score or (sc == best_score and best >= 0 and c < best):
                 best, best_score = c, sc
@@ -198,9 +184,9 @@ def greedy_plan(a, rk, b, seat, acts, mode, e):
             k = _put(acts, k, TRAIT, best, target, -1)
             u1 = best
             n_used += 1
-    # growth, keeping at least one card in hand
-    if n - n_used >= 2:
-        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mode, e)
+    # growth, keeping at least grow_keep - 1 cards in hand
+    if n - n_used >= mem[W_GROW_KEEP]:
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mem)
         s_best = -1
         v_best = 0
         for i in range(n_sp):
@@ -256,8 +242,9 @@ def feed_ok(opts, r, seat, mode, e, hits, n_opts):
 
 
 @kernel
-def greedy_feed(a, rk, b, seat, opts, n_opts, mode, e):
+def greedy_feed(a, rk, b, seat, opts, n_opts, mem):
     """greedy.feeding_choice (among the rows feed_ok allows): the index of the chosen row."""
+    mode, e = mem[M_MODE], mem[M_TRAIT]
     P = a.n_species.shape[1]
     hits = feed_hits(opts, n_opts, seat, mode, e)
     # the hungriest species that can eat plant food (ties: leftmost)
@@ -457,17 +444,17 @@ def random_feed(a, rk, b, seat, opts, n_opts, turn):
 
 @kernel
 def _greedy_food(a, rk, b, seat, mem):
-    return np.int64(greedy_food_card(a, rk, b, seat, PLAIN, -1))
+    return np.int64(greedy_food_card(a, rk, b, seat, mem))
 
 
 @kernel
 def _greedy_plan(a, rk, b, seat, acts, mem):
-    return np.int64(greedy_plan(a, rk, b, seat, acts, PLAIN, -1))
+    return np.int64(greedy_plan(a, rk, b, seat, acts, mem))
 
 
 @kernel
 def _greedy_feed(a, rk, b, seat, opts, n_opts, turn, mem):
-    return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts, PLAIN, -1))
+    return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts, mem))
 
 
 @kernel
@@ -500,6 +487,22 @@ def _random_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(random_feed(a, rk, b, seat, opts, n_opts, turn))
 
 
-GREEDY = Policy("greedy", _greedy_food, _greedy_plan, _greedy_feed)
+def greedy_memory(weights, mode: int = PLAIN, trait: int = -1) -> np.ndarray:
+    """A greedy seat's memory row: [mode, trait, weights...] (int64)."""
+    return np.concatenate([np.array([mode, trait], np.int64), weights.ints()])
+
+
+def greedy_policy(weights, mode: int = PLAIN, trait: int = -1) -> Policy:
+    """Greedy's batch face with these weights (and restriction): the same compiled functions
+    for every weights file and restriction, so one engine build serves them all."""
+    return Policy("greedy", _greedy_food, _greedy_plan, _greedy_feed, greedy_memory(weights, mode, trait))
+
+
+def _default_weights():
+    from ..weights import default
+    return default("evolution")
+
+
+GREEDY = greedy_policy(_default_weights())
 SILLY = Policy("silly", _silly_food, _silly_plan, _silly_feed)
 RANDOM = Policy("random", _random_food, _random_plan, _random_feed)

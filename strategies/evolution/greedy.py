@@ -4,7 +4,8 @@ Context (for seat c): `carn_out` - another player has a carnivore; `prey` - spec
 other players that are not carnivores; `want_carn` - prey >= number of players and c has
 no carnivore yet ("becomes a carnivore when prey is plentiful").
 
-Card value: a score per trait that depends on the context (`SCORES`): defensive traits
+Card value: a score per trait that depends on the context (`score_table`, from the weights
+of weights/default.toml or `greedy:weights=FILE`): defensive traits
 are worth most when carnivores are out, Carnivore only when c wants to become one.
 
 Food card: the least valuable card (lowest score, then highest food value, then lowest
@@ -40,10 +41,19 @@ import numpy as np
 from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, HORNS, INTELLIGENCE, TRAITS
 from strategies.evolution import compiled
 
-# (2 carn_out, 2 want_carn, 17 traits): how much the bot wants to keep / play a trait. One
-# definition, compiled.greedy_score, serves both forms of the bot.
-SCORES = np.array([[[compiled.greedy_score(k, out, want) for k in range(len(TRAITS))]
-                    for want in (0, 1)] for out in (0, 1)], np.int64)
+
+_TABLES: dict = {}       # memory row bytes -> its score table
+
+
+def score_table(mem) -> np.ndarray:
+    """(2 carn_out, 2 want_carn, 17 traits): how much the bot wants to keep / play a trait,
+    from a greedy memory row (compiled.greedy_memory): the one definition,
+    compiled.greedy_score, serves both forms of the bot."""
+    key = np.asarray(mem, np.int64).tobytes()
+    if key not in _TABLES:
+        _TABLES[key] = np.array([[[compiled.greedy_score(mem, k, out, want) for k in range(len(TRAITS))]
+                                  for want in (0, 1)] for out in (0, 1)], np.int64)
+    return _TABLES[key]
 
 
 def _keep_key(score, food, card):
@@ -58,7 +68,7 @@ def _pay_key(score, food, card):
 
 # ---------------------------------------------------------------- reference form
 
-def _context(g, seat):
+def _context(g, seat, mem=None):
     carn_out, prey = False, 0
     for q, p in enumerate(g.players):
         if q == seat:
@@ -69,13 +79,14 @@ def _context(g, seat):
             else:
                 prey += 1
     has_carn = any(g.has(sp, CARNIVORE) for sp in g.players[seat].species)
-    want = prey >= len(g.players) and not has_carn
+    margin = (compiled.GREEDY.memory if mem is None else mem)[compiled.W_PREY]
+    want = prey >= len(g.players) + margin and not has_carn
     return int(carn_out), int(want)
 
 
-def _scores(g, seat, restriction=None):
-    out, want = _context(g, seat)
-    score = SCORES[out, want]
+def _scores(g, seat, restriction, mem):
+    out, want = _context(g, seat, mem)
+    score = score_table(mem)[out, want]
     if restriction is not None:
         mode, e = restriction
         score = score.copy()
@@ -85,11 +96,13 @@ def _scores(g, seat, restriction=None):
     return score, bool(out), bool(want)
 
 
-def plan(g, seat, restriction=None) -> list:
-    """The greedy card actions of `seat` (reference form)."""
+def plan(g, seat, restriction=None, mem=None) -> list:
+    """The greedy card actions of `seat` (reference form; `mem`: compiled.greedy_memory,
+    None for the default weights)."""
+    mem = compiled.GREEDY.memory if mem is None else mem
     r = g.rules
     p = g.players[seat]
-    score, carn_out, want = _scores(g, seat, restriction)
+    score, carn_out, want = _scores(g, seat, restriction, mem)
     food = g.cards.food
     hand = sorted(p.hand)
     n_sp = len(p.species)
@@ -111,7 +124,7 @@ def plan(g, seat, restriction=None) -> list:
             acts.append(("body", grow, n_sp))
         return acts
     acts, used = [], set()
-    new = n_sp <= 1 and len(hand) >= 3 and room
+    new = n_sp <= mem[compiled.W_NEW_MAX] and len(hand) >= mem[compiled.W_NEW_HAND] and room
     if new:
         pay = cheapest(used)
         acts.append(("new", pay, 0))
@@ -131,7 +144,7 @@ def plan(g, seat, restriction=None) -> list:
         if best is not None:
             acts.append(("trait", best, target, -1))
             used.add(best)
-    if len(hand) - len(used) >= 2:
+    if len(hand) - len(used) >= mem[compiled.W_GROW_KEEP]:
         grow = cheapest(used)
         herb = [i for i, sp in enumerate(p.species) if not g.has(sp, CARNIVORE)]
         if carn_out:
@@ -145,8 +158,9 @@ def plan(g, seat, restriction=None) -> list:
     return acts
 
 
-def food_card(g, seat, restriction=None):
-    score, _, _ = _scores(g, seat, restriction)
+def food_card(g, seat, restriction=None, mem=None):
+    mem = compiled.GREEDY.memory if mem is None else mem
+    score, _, _ = _scores(g, seat, restriction, mem)
     hand = g.players[seat].hand
     return min(hand, key=lambda c: _keep_key(score[g.kind(c)], g.cards.food[c], c))
 
@@ -205,14 +219,16 @@ class Greedy:
 
     name = "greedy"
 
-    def __init__(self, restriction=None):
+    def __init__(self, restriction=None, weights=None):
         self.restriction = restriction        # None, or (compiled.FAVOR | AVOID, trait id)
+        # the weights as the compiled form reads them (its memory row; None: the defaults)
+        self.mem = None if weights is None else compiled.greedy_memory(weights)
 
     def choose_food_card(self, g, seat):
-        return food_card(g, seat, self.restriction)
+        return food_card(g, seat, self.restriction, self.mem)
 
     def play_cards(self, g, seat):
-        return plan(g, seat, self.restriction)
+        return plan(g, seat, self.restriction, self.mem)
 
     def choose_feeding(self, g, seat, opts, turn):
         return feeding_choice(g, seat, opts, self.restriction)

@@ -7,6 +7,7 @@ decisions (tests/evolution/test_compiled_bots.py).
 from __future__ import annotations
 
 from ..registry import register
+from ..weights import load, weights_dir
 from . import compiled, restricted
 from .greedy import Greedy as _Greedy
 from .random_bot import RandomBot as _Random
@@ -26,23 +27,44 @@ class _Both:
 
 @register("evolution", "greedy", doc="feeds the hungriest species, plays the traits it scores highest")
 class Greedy(_Both):
-    """Takes +favor:TRAIT / +avoid:TRAIT (restricted.py)."""
+    """Takes `weights=FILE` (strategies/evolution/weights/, default.toml by default) and
+    +favor:TRAIT / +avoid:TRAIT (restricted.py)."""
 
-    impl, policy = _Greedy, compiled.GREEDY
+    impl = _Greedy
     restrictable = True
+    default_weights = None            # a file name under weights/ (None: default.toml)
 
-    def __init__(self, restriction=None):
+    def __init__(self, weights=None, restriction=None):
+        self.weights_file = weights
         self.restriction = restriction
+
+    @staticmethod
+    def check_options(options: dict) -> None:
+        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
+        load("evolution", options.get("weights"))
+
+    def _weights(self):
+        if self.weights_file is None and self.default_weights is not None:
+            return load("evolution", weights_dir("evolution") / self.default_weights)
+        return load("evolution", self.weights_file)
 
     def batch(self, rs):
         if self.restriction is None:
-            return self.policy
-        return restricted.batch_policy(self.restriction, rs)
+            return compiled.greedy_policy(self._weights())
+        return restricted.batch_policy(self.restriction, rs, self._weights())
 
     def reference(self, rs, seat):
         if self.restriction is None:
-            return self.impl()
-        return restricted.reference_policy(self.restriction, rs)
+            return self.impl(weights=self._weights())
+        return restricted.reference_policy(self.restriction, rs, self._weights())
+
+
+@register("evolution", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/evolution/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
 
 
 @register("evolution", "random", doc="uniform among the legal options")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from simcore import rng
-from strategies.evolversi.values import COST_WEIGHT
 
 _NEG = np.int32(-(1 << 30))          # score of an option that is not on the list
 
@@ -71,21 +70,22 @@ def greedy_target(verb_kind: np.ndarray, tokens: np.ndarray, pawns: np.ndarray) 
     return first_best(score)
 
 
-def greedy_buy(buy_value: np.ndarray, cost: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """BUY column: 0 = no purchase (score 0), column 1 + i = market slot i."""
+def greedy_buy(buy_value: np.ndarray, cost: np.ndarray, valid: np.ndarray, cost_weight: int) -> np.ndarray:
+    """BUY column: 0 = no purchase (score 0), column 1 + i = market slot i (its buy value
+    minus cost_weight x its price)."""
     score = np.zeros(valid.shape, np.int32)
-    score[:, 1:] = buy_value - COST_WEIGHT * cost
+    score[:, 1:] = buy_value - cost_weight * cost
     return first_best(score, valid)
 
 
-def greedy_buy_slots(G: int, buy_value: list, cost: list, affordable: list) -> np.ndarray:
+def greedy_buy_slots(G: int, buy_value: list, cost: list, affordable: list, cost_weight: int) -> np.ndarray:
     """greedy_buy with the market of G games given slot by slot (lists of (G,) arrays; a
     cost may be a number): the same choice, without building the (G, slots) tables."""
     K = len(buy_value) + 1
     best = np.full(G, K - 1, np.int64)                                   # option 0: score 0
     for i, (value, c, ok) in enumerate(zip(buy_value, cost, affordable)):
         tie = K - 2 - i                                                  # column 1 + i
-        key = (value - COST_WEIGHT * np.asarray(c, np.int64)).astype(np.int64) * K + tie
+        key = (value - cost_weight * np.asarray(c, np.int64)).astype(np.int64) * K + tie
         key *= ok
         key += (np.int64(_NEG) * K + tie) * ~ok
         np.maximum(best, key, out=best)

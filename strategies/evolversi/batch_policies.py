@@ -4,7 +4,7 @@
 games, the deciding seats, the legal options or mask, the state view, the decision's facts
 and its BOT-stream keys) and returns one choice per game (docs/games/evolversi.md, 7).
 The greedy policy is built on the functions of batch_bots.py; its card values are
-per-uid tables built from values.py once per (ruleset, players).
+per-uid tables built from values.py and its weights once per (ruleset, players).
 """
 from __future__ import annotations
 
@@ -44,8 +44,9 @@ class GreedyBatch:
 
     uses_keys = False
 
-    def __init__(self, rs):
-        self.rows = values.tables(rs.tables["cards"])
+    def __init__(self, rs, weights):
+        self.w = weights                                       # strategies.weights.Weights
+        self.rows = values.tables(rs.tables["cards"], weights)
         self._per_uid = {}          # id(Tables) -> (Tables, {name: (n_cards+1,) int32})
 
     def values(self, tb) -> dict:
@@ -94,7 +95,7 @@ class GreedyBatch:
         ok = np.ascontiguousarray(q.valid[:, 1:].T)
         # the same cost in every game (a broadcast view): one number per slot
         costs = cost[0].tolist() if cost.strides[0] == 0 else list(np.ascontiguousarray(cost.T))
-        return bb.greedy_buy_slots(len(q), [v["buy"][m] for m in slots], costs, list(ok))
+        return bb.greedy_buy_slots(len(q), [v["buy"][m] for m in slots], costs, list(ok), self.w["cost"])
 
     def _ignore_event(self, q, v):
         return bb.greedy_ignore_event(_HURTS[q.info["verb"]])

@@ -6,16 +6,15 @@ facts about the choice (`info`) and the decision hash `h` (computed only when as
 greedy game never pays for it). `view` is the reference Game, read only.
 
 - `random`: below(h, number of options), the same draw the batch engine makes.
-- `greedy`: static card values (strategies/evolversi/values.py) and a few live facts;
+- `greedy`: static card values (values.py, from its weights) and a few live facts;
   ties go to the lowest option index.
 - `script`: replays a list of {"kind", "option"} items (scenarios and tests).
 """
 from __future__ import annotations
 
-from simcore import rng
-
 from . import values
-from ..script import take_scripted
+from ..script import ScriptBot  # noqa: F401  (registered.py imports both from here)
+from ..uniform import RandomBot  # noqa: F401
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
          "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")
@@ -25,14 +24,15 @@ TOKEN_HARM = ("steal_tokens", "lose_tokens")
 PAWN_HARM = ("lose_points", "lose_fury")
 IGNORED_EVENT_VERBS = ("lose_points", "lose_tokens", "lose_fury", "steal_tokens")
 
-_VALUE_CACHE: dict[str, dict[str, list[int]]] = {}
+_VALUE_CACHE: dict[tuple, dict[str, list[int]]] = {}
 
 
-def card_values(rs) -> dict[str, list[int]]:
-    """values.tables over the ruleset's card rows, built once per ruleset content."""
-    if rs.hash not in _VALUE_CACHE:
-        _VALUE_CACHE[rs.hash] = values.tables(rs.tables["cards"])
-    return _VALUE_CACHE[rs.hash]
+def card_values(rs, weights) -> dict[str, list[int]]:
+    """values.tables over the ruleset's card rows, built once per ruleset content and weights."""
+    key = (rs.hash, weights.values)
+    if key not in _VALUE_CACHE:
+        _VALUE_CACHE[key] = values.tables(rs.tables["cards"], weights)
+    return _VALUE_CACHE[key]
 
 
 def _argmax(scores) -> int:
@@ -44,22 +44,15 @@ def _argmax(scores) -> int:
     return best
 
 
-class RandomBot:
-    """Uniform over the options, from the decision's own hash (contract section 2)."""
-
-    name = "random"
-
-    def choose(self, decision, view) -> int:
-        return int(rng.below(decision.h, len(decision.options)))
-
-
 class GreedyBot:
     """Deterministic one-step greedy player (contract section 7)."""
 
     name = "greedy"
 
-    def __init__(self, rs):
-        v = card_values(rs)
+    def __init__(self, rs, weights=None):
+        from ..weights import load
+        self.w = weights if weights is not None else load("evolversi")
+        v = card_values(rs, self.w)
         self.above, self.below, self.buy, self.effect = v["above"], v["below"], v["buy"], v["effect"]
         self.cards = rs.tables["cards"]
 
@@ -109,7 +102,7 @@ class GreedyBot:
 
     def _buy(self, d, view):
         scores = [0 if slot is None else
-                  self.buy[view.row(view.market[slot])] - values.COST_WEIGHT * view.purchase_cost(slot)
+                  self.buy[view.row(view.market[slot])] - self.w["cost"] * view.purchase_cost(slot)
                   for slot in d.options]
         return _argmax(scores)
 
@@ -131,14 +124,3 @@ class GreedyBot:
         return d.options.index(1 if self.effect[view.row(d.info["card"])] > 0 else 0)
 
 
-class ScriptBot:
-    """Plays the choices a scenario lists for its seat, in order; checks each kind."""
-
-    name = "script"
-
-    def __init__(self, seat: int, items):
-        self.seat = seat
-        self.items = list(items or [])
-
-    def choose(self, decision, view) -> int:
-        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))

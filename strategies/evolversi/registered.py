@@ -7,37 +7,62 @@ Each engine is handed the policy it calls: the batch engine the bot's batch form
 from __future__ import annotations
 
 from ..registry import register
+from ..weights import load, weights_dir
 from .batch_policies import GreedyBatch, RandomBatch, ScriptBatch
 from .reference_bots import GreedyBot, RandomBot, ScriptBot
 from .restricted import RestrictedGreedyBatch, RestrictedGreedyBot
 
-_GREEDY: dict = {}        # ruleset hash -> its GreedyBatch (stateless: shared by all seats)
+_GREEDY: dict = {}        # (ruleset hash, weights) -> its GreedyBatch (stateless: shared by all seats)
 _RANDOM = RandomBatch()
 
 
 @register("evolversi", "greedy", doc="buys and plays the cards with the best printed value")
 class Greedy:
-    """Takes +favor:CARD / +avoid:CARD (restricted.py)."""
+    """Takes `weights=FILE` (strategies/evolversi/weights/, default.toml by default) and
+    +favor:CARD / +avoid:CARD (restricted.py)."""
 
     restrictable = True
+    default_weights = None            # a file name under weights/ (None: default.toml)
 
-    def __init__(self, restriction=None):
+    def __init__(self, weights=None, restriction=None):
+        self.weights_file = weights
         self.restriction = restriction
+
+    @staticmethod
+    def check_options(options: dict) -> None:
+        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
+        load("evolversi", options.get("weights"))
+
+    def _weights(self):
+        if self.weights_file is None and self.default_weights is not None:
+            return load("evolversi", weights_dir("evolversi") / self.default_weights)
+        return load("evolversi", self.weights_file)
 
     def _rows(self, rs):
         return self.restriction.ids("evolversi", rs)      # entity ids are cards.csv rows
 
     def batch(self, rs):
+        w = self._weights()
         if self.restriction is not None:
-            return RestrictedGreedyBatch(rs, self.restriction.mode, self._rows(rs))
-        if rs.hash not in _GREEDY:
-            _GREEDY[rs.hash] = GreedyBatch(rs)
-        return _GREEDY[rs.hash]
+            return RestrictedGreedyBatch(rs, self.restriction.mode, self._rows(rs), w)
+        key = (rs.hash, w.values)
+        if key not in _GREEDY:
+            _GREEDY[key] = GreedyBatch(rs, w)
+        return _GREEDY[key]
 
     def reference(self, rs, seat):
+        w = self._weights()
         if self.restriction is not None:
-            return RestrictedGreedyBot(rs, self.restriction.mode, self._rows(rs))
-        return GreedyBot(rs)
+            return RestrictedGreedyBot(rs, self.restriction.mode, self._rows(rs), w)
+        return GreedyBot(rs, w)
+
+
+@register("evolversi", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/evolversi/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
 
 
 @register("evolversi", "random", doc="uniform among the legal options")

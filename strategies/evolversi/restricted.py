@@ -11,7 +11,6 @@ import numpy as np
 
 from ..restrict import allowed, allowed_mask, best_allowed
 from . import batch_bots as bb
-from . import values
 from .batch_policies import GreedyBatch
 from .reference_bots import GreedyBot
 
@@ -25,8 +24,8 @@ def _activate(base: np.ndarray, hit: np.ndarray, mode: str) -> np.ndarray:
 class RestrictedGreedyBatch(GreedyBatch):
     """The batch greedy with one design favoured or avoided (`rows`: its cards.csv rows)."""
 
-    def __init__(self, rs, mode: str, rows):
-        super().__init__(rs)
+    def __init__(self, rs, mode: str, rows, weights):
+        super().__init__(rs, weights)
         self.mode, self.entity_rows = mode, np.asarray(list(rows), np.int64)
         self._hits = {}            # id(Tables) -> (Tables, (n_cards + 1,) bool per uid, uid -1 last)
 
@@ -43,7 +42,7 @@ class RestrictedGreedyBatch(GreedyBatch):
         uses[:, 1:] = self.hits(q.view.tb)[market]
         ok = allowed_mask(q.valid, uses, self.mode)
         cost = np.broadcast_to(q.info["cost"], market.shape)
-        return bb.greedy_buy(v["buy"][market], cost, ok)
+        return bb.greedy_buy(v["buy"][market], cost, ok, self.w["cost"])
 
     def _optional(self, q, v):
         return _activate(super()._optional(q, v), self.hits(q.view.tb)[q.info["card"]], self.mode)
@@ -55,8 +54,8 @@ class RestrictedGreedyBatch(GreedyBatch):
 class RestrictedGreedyBot(GreedyBot):
     """The reference greedy with one design favoured or avoided: the same choices."""
 
-    def __init__(self, rs, mode: str, rows):
-        super().__init__(rs)
+    def __init__(self, rs, mode: str, rows, weights=None):
+        super().__init__(rs, weights)
         self.mode, self.entity_rows = mode, set(rows)
 
     def _hit(self, view, uid) -> bool:
@@ -64,7 +63,7 @@ class RestrictedGreedyBot(GreedyBot):
 
     def _buy(self, d, view):
         scores = [0 if slot is None else
-                  self.buy[view.row(view.market[slot])] - values.COST_WEIGHT * view.purchase_cost(slot)
+                  self.buy[view.row(view.market[slot])] - self.w["cost"] * view.purchase_cost(slot)
                   for slot in d.options]
         uses = [slot is not None and self._hit(view, view.market[slot]) for slot in d.options]
         return best_allowed(scores, allowed(uses, self.mode))

@@ -2,63 +2,64 @@
 
 These are a bot's heuristic, not rules: how much a card is worth above the board
 (Strength and tokens) and below it (its effect and Fury symbols), from the actor's
-point of view. Both engines' greedy bots read the same tables; everything that depends on
-the live game state (targets, swaps, purchases) each engine computes itself.
+point of view. The weights are data (weights/default.toml, or the file of
+`greedy:weights=FILE`: strategies/weights.py); both engines' greedy bots read the same
+tables built here from them; everything that depends on the live game state (targets,
+swaps, purchases) each engine computes itself.
 """
 from __future__ import annotations
 
-# Worth of one unit of each effect verb to the actor (even numbers: halves stay whole).
-UNIT = {"gain_points": 6, "lose_points": -6, "gain_tokens": 2, "lose_tokens": -2,
-        "steal_tokens": 3, "gain_fury": 2, "lose_fury": -2, "copy_fury": 2,
-        "swap_market": 2, "discount": 2, "reveal_pressure": 2, "draw_event": 0,
-        "take_totem": 2, "none": 0}
-STRENGTH_WEIGHT = 3
-TOKEN_WEIGHT = 2
-FURY_SYMBOL_WEIGHT = 2
-COST_WEIGHT = 2
+from ..weights import Weights
+
+# Effects whose amount counts as at least 1 (they happen once, whatever the printed amount).
+_ONCE = ("copy_fury", "swap_market", "reveal_pressure", "take_totem", "draw_event", "none")
 
 
-def effect_value(effect: str, amount: int, target: str, condition: str) -> int:
+def unit(w: Weights, effect: str) -> int:
+    """Worth of one unit of an effect verb to the actor ("none" is worth nothing)."""
+    return 0 if effect == "none" else w[effect]
+
+
+def effect_value(w: Weights, effect: str, amount: int, target: str, condition: str) -> int:
     """Worth of one effect to its actor."""
-    amount = max(amount, 1) if effect in ("copy_fury", "swap_market", "reveal_pressure",
-                                          "take_totem", "draw_event", "none") else amount
-    unit = UNIT[effect]
+    amount = max(amount, 1) if effect in _ONCE else amount
+    u = unit(w, effect)
     if effect == "steal_tokens" or target in ("self", "self_and_other"):
-        value = unit * amount
+        value = u * amount
     elif target == "all":
-        value = unit * amount - (unit * amount) // 2
+        value = u * amount - (u * amount) // 2
     else:  # other, all_others, before, after: it happens to the others
-        value = -((unit * amount) // 2)
+        value = -((u * amount) // 2)
     if condition != "always":
         value = value // 2
     return value
 
 
-def card_effect_value(card: dict) -> int:
+def card_effect_value(w: Weights, card: dict) -> int:
     """A card's effect, counting the optional `more` it offers (the greedy bot takes it)."""
-    return effect_value(card["effect"], card["amount"] + card.get("more", 0), card["target"], card["condition"])
+    return effect_value(w, card["effect"], card["amount"] + card.get("more", 0), card["target"], card["condition"])
 
 
-def above_value(card: dict) -> int:
-    return STRENGTH_WEIGHT * card["strength"] + TOKEN_WEIGHT * card["tokens"]
+def above_value(w: Weights, card: dict) -> int:
+    return w["strength"] * card["strength"] + w["tokens"] * card["tokens"]
 
 
-def below_value(card: dict) -> int:
-    value = card_effect_value(card)
+def below_value(w: Weights, card: dict) -> int:
+    value = card_effect_value(w, card)
     if card["trigger"] != "own_turn":
         value = value // 2
-    return value + FURY_SYMBOL_WEIGHT * card["fury"]
+    return value + w["fury_symbol"] * card["fury"]
 
 
-def buy_value(card: dict) -> int:
-    return max(above_value(card), below_value(card))
+def buy_value(w: Weights, card: dict) -> int:
+    return max(above_value(w, card), below_value(w, card))
 
 
-def tables(card_rows) -> dict[str, list[int]]:
+def tables(card_rows, w: Weights) -> dict[str, list[int]]:
     """Per card design (row of cards.csv): above, below, buy and effect values."""
     return {
-        "above": [above_value(c) for c in card_rows],
-        "below": [below_value(c) for c in card_rows],
-        "buy": [buy_value(c) for c in card_rows],
-        "effect": [card_effect_value(c) for c in card_rows],
+        "above": [above_value(w, c) for c in card_rows],
+        "below": [below_value(w, c) for c in card_rows],
+        "buy": [buy_value(w, c) for c in card_rows],
+        "effect": [card_effect_value(w, c) for c in card_rows],
     }

@@ -7,7 +7,6 @@ measured on these seeds are in each docstring and in docs/metrics.md, "Planted c
 """
 from __future__ import annotations
 
-import polars as pl
 import pytest
 from numba import cfunc, njit
 
@@ -17,8 +16,9 @@ from simcore.games.capybara.codes import D_ACTION, D_NEXT_CARD
 from simcore.games.capybara.jit import DECIDE_SIG
 from simcore.games.capybara.state import O_OPTS, O_TFAT, R_N, R_P, T_CNAME, entity_names
 from strategies.capybara.batch_greedy import PLAIN, decide_greedy
-from strategies.capybara.registered import BatchPolicy
-from tests.planted_kit import knockout_row, registered, report_context, said_about, sweep
+from strategies.capybara.registered import BatchPolicy, greedy_script
+from strategies.weights import load as load_weights
+from tests.planted_kit import check_decoy, check_rare_knockout, knockout_row, rare_config, registered, sweep
 
 GAME = get_game("capybara")
 
@@ -129,7 +129,7 @@ class DecoyLeader:
         decoy = entity_names(rs).index(DECOY)
         if decoy not in self._compiled:
             self._compiled[decoy] = decoy_leader_policy(decoy)
-        return BatchPolicy(self._compiled[decoy])
+        return BatchPolicy(self._compiled[decoy], greedy_script(load_weights("capybara")))   # greedy's weights
 
     def reference(self, rs, seat):
         raise NotImplementedError("a test-only batch bot")
@@ -150,21 +150,7 @@ def test_decoy_is_associated_but_not_causal(tmp_path, leader_bot):
     things (seats, Capybarge, Capybaranka) but not the decoy; its findings call it an association
     and give the knockout's "no clear causal effect"."""
     run = sweep(tmp_path, CONFIG_B.format(bot=leader_bot, inert=INERT))
-    adj = api.adjusted_association(run).filter(pl.col("entity") == DECOY).row(0, named=True)
-    assert adj["raw_low"] > 0 and adj["ci_low"] > 0, adj
-    raw = api.entity_impact(run).filter(pl.col("entity") == DECOY).row(0, named=True)
-    assert raw["flagged"] and raw["ci_low"] > 0
-    ko = knockout_row(run, DECOY, 0)
-    assert ko["holders"] == adj["holders"] > 300
-    assert ko["ci_low"] <= 0 <= ko["ci_high"] and ko["pair_holds"]
-    problems, findings = said_about(report_context(run), DECOY)
-    assert problems == []
-    assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
-    assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
-    assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
-    # The contrast: the same games reported without the knockout: the verdict goes by the association.
-    alone, _ = said_about(report_context(run, knockouts=False), DECOY)
-    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
+    check_decoy(run, DECOY, min_lift=0, min_holders=300)
 
 
 CONFIG_B = """
@@ -188,22 +174,5 @@ def test_rare_entity_knockout_pairs_90pct(tmp_path):
     """Capybarin (lock a strike; 1 per colour), which greedy rarely plays, 4 greedy players, 2,000
     games (seed 3). Measured: played in 3.4% of games (67 seats); its knockout's reported pairing
     98.9% of games identical (Wilson interval from 98.3%), 100% of the 1,933 games without it."""
-    run = sweep(tmp_path, CONFIG_C)
-    ko = knockout_row(run, "Capybarin", 0)
-    assert ko["pair_unused_games"] >= 0.9 * ko["pair_games"]           # rarely used: in at most 10% of games
-    assert ko["pair_identical_lo"] >= 0.90 and ko["pair_holds"], ko
-    assert ko["pair_identical_unused"] == 1.0
-
-
-CONFIG_C = """
-name = "planted-rare"
-ruleset = "capybara"
-players = 4
-bots = "greedy"
-games = 2000
-seed = 3
-batch_size = 2000
-
-[ablation]
-entities = ["Capybarin"]
-"""
+    run = sweep(tmp_path, rare_config("capybara", 4, "Capybarin"))
+    check_rare_knockout(run, "Capybarin", max_used_share=0.1)

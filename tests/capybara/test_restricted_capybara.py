@@ -23,7 +23,7 @@ def _bot(mode, name, monkeypatch, scores=None, now=0):
     return bot
 
 
-VIEW = NS(comps=COMPS, board=lambda: None, hands=[[0, 2, 3, 4], [1]])
+VIEW = NS(comps=COMPS, board=lambda: None, hands=[[0, 2, 3, 4], [1]], P=2)
 
 
 def test_action_plays_a_favoured_card_even_when_worse_and_never_an_avoided_one(monkeypatch):

@@ -35,7 +35,8 @@ def test_a_list_of_specs_splits_on_commas_between_specs_not_inside_options():
     ("greedy+favor:", "+favor needs an entity"),
     ("greedy+favor:dragon", "unknown trait 'dragon'"),
     ("greedy+favor:carnivore+avoid:horns", "at most one"),
-    ("greedy:depth=3", "takes no options"),
+    ("random:depth=3", "takes no options"),
+    ("greedy:depth=3", "has no option 'depth' (its options: weights)"),
     ("greedy:depth", "is not key=value"),
     ("random+favor:carnivore", "random takes no +favor/+avoid"),
     ("greedi+favor:carnivore", "did you mean 'greedy'"),
@@ -66,7 +67,9 @@ def test_result_rows_record_the_full_spec():
 @pytest.mark.parametrize("bots,expect", [
     ("greedy+favor:Nessuno", "unknown card 'Nessuno'"),
     ("greedy+like:Morso", "unknown modifier 'like'"),
-    ("greedy:x=1", "takes no options"),
+    ("greedy:x=1", "has no option 'x' (its options: weights)"),
+    ("random:x=1", "takes no options"),
+    ("greedy:weights=no/such/file.toml", "weights file not found"),
 ])
 def test_the_cli_prints_one_line_and_exits_2_for_a_bad_spec(bots, expect, tmp_path, capsys):
     out = tmp_path / "run"

@@ -16,7 +16,7 @@ import numpy as np
 from simcore.games.evolution.build import Policy, kernel
 from simcore.games.evolution.packed import TRAIT
 from simcore.games.evolution.traits import AMBUSH
-from strategies.evolution.compiled import PLAIN, _greedy_feed, _greedy_food, greedy_plan
+from strategies.evolution.compiled import GREEDY, _greedy_feed, _greedy_food, greedy_plan
 
 
 @kernel
@@ -30,7 +30,7 @@ def _leads(a, b, seat):
 
 @kernel
 def _plan(a, rk, b, seat, acts, mem):
-    k = np.int64(greedy_plan(a, rk, b, seat, acts, PLAIN, -1))
+    k = np.int64(greedy_plan(a, rk, b, seat, acts, mem))
     if not _leads(a, b, seat):
         return k
     for r in range(k):
@@ -54,7 +54,7 @@ def _plan(a, rk, b, seat, acts, mem):
     return k
 
 
-DECOY_LEADER = Policy("planted-decoy-leader", _greedy_food, _plan, _greedy_feed)
+DECOY_LEADER = Policy("planted-decoy-leader", _greedy_food, _plan, _greedy_feed, GREEDY.memory)   # greedy's weights
 
 
 class DecoyLeader:

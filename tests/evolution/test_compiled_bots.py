@@ -35,19 +35,24 @@ from strategies.evolution.random_bot import RandomBot
 from strategies.evolution.silly import Silly
 
 BOTS = {"greedy": (Greedy, C.GREEDY), "silly": (Silly, C.SILLY), "random": (RandomBot, C.RANDOM)}
-_MEM = np.zeros(1, np.int64)           # these bots keep no memory
+_MEM = np.zeros(1, np.int64)           # silly and random keep no memory
+
+
+def _mem(policy):
+    """The seat's memory row: greedy's [mode, trait, weights...], else nothing."""
+    return policy.memory if policy.memory is not None else _MEM
 
 
 def _food(policy, a, rk, b, seat):
-    return policy.food_card(a, rk, b, seat, _MEM)
+    return policy.food_card(a, rk, b, seat, _mem(policy))
 
 
 def _plan(policy, a, rk, b, seat, acts):
-    return policy.plan_cards(a, rk, b, seat, acts, _MEM)
+    return policy.plan_cards(a, rk, b, seat, acts, _mem(policy))
 
 
 def _feed(policy, a, rk, b, seat, opts, n_opts, turn):
-    return policy.feed_choice(a, rk, b, seat, opts, n_opts, turn, _MEM)
+    return policy.feed_choice(a, rk, b, seat, opts, n_opts, turn, _mem(policy))
 OPT_KIND = {"forgo": PK.FORGO, "veg": PK.VEG, "store": PK.STORE, "intel": PK.INTEL,
             "attack": PK.ATTACK}
 GROW_KIND = {"pop": PK.POP, "body": PK.BODY}

@@ -9,12 +9,11 @@ package, so the basenames must differ.)
 """
 from __future__ import annotations
 
-import polars as pl
 import pytest
 
 from experiments import api
 from planted_decoy_bot import DecoyLeader
-from tests.planted_kit import knockout_row, registered, report_context, said_about, sweep
+from tests.planted_kit import check_decoy, check_rare_knockout, knockout_row, rare_config, registered, sweep
 
 # ----------------------------------------------------------------------------- (a) a stronger trait
 
@@ -81,21 +80,7 @@ def test_decoy_is_associated_but_not_causal(tmp_path, leader_bot):
     (as associations) but not Ambush; the findings call it an association and give the
     knockout's "no clear causal effect"."""
     run = sweep(tmp_path, CONFIG_B.format(bot=leader_bot))
-    adj = api.adjusted_association(run).filter(pl.col("entity") == DECOY).row(0, named=True)
-    assert adj["raw_low"] > 0.15 and adj["ci_low"] > 0.15, adj
-    raw = api.entity_impact(run).filter(pl.col("entity") == DECOY).row(0, named=True)
-    assert raw["flagged"] and raw["ci_low"] > 0.15
-    ko = knockout_row(run, DECOY, 0)
-    assert ko["holders"] == adj["holders"] > 50
-    assert ko["ci_low"] <= 0 <= ko["ci_high"] and ko["pair_holds"]
-    problems, findings = said_about(report_context(run), DECOY)
-    assert problems == []
-    assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
-    assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
-    assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
-    # The contrast: the same games reported without the knockout: the verdict goes by the association.
-    alone, _ = said_about(report_context(run, knockouts=False), DECOY)
-    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
+    check_decoy(run, DECOY, min_lift=0.15, min_holders=50)
 
 
 CONFIG_B = """
@@ -120,22 +105,5 @@ def test_rare_entity_knockout_pairs_90pct(tmp_path):
     players, 2,000 games (seed 3). Measured: played in 5.8% of games (116 of 2,000); its knockout's
     reported pairing 99.4% of games identical (Wilson interval from 99.0%), 100% of the 1,884
     games without it."""
-    run = sweep(tmp_path, CONFIG_C)
-    ko = knockout_row(run, "scavenger", 0)
-    assert ko["pair_unused_games"] >= 0.85 * ko["pair_games"]          # rarely used: in at most 15% of games
-    assert ko["pair_identical_lo"] >= 0.90 and ko["pair_holds"], ko
-    assert ko["pair_identical_unused"] == 1.0
-
-
-CONFIG_C = """
-name = "planted-rare"
-ruleset = "evolution"
-players = 4
-bots = "greedy"
-games = 2000
-seed = 3
-batch_size = 2000
-
-[ablation]
-entities = ["scavenger"]
-"""
+    run = sweep(tmp_path, rare_config("evolution", 4, "scavenger"))
+    check_rare_knockout(run, "scavenger", max_used_share=0.15)

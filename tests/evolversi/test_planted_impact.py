@@ -8,17 +8,16 @@ seeds are in each docstring and in docs/metrics.md, "Planted checks".
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 import pytest
 
 from experiments import api
 from simcore.games.evolversi.schema import GAME_DATA
-from strategies.evolversi import values
 from strategies.evolversi.batch_policies import GreedyBatch
+from strategies.weights import default
 from strategies.evolversi.reference_bots import GreedyBot
 
 from evolversi_kit import play_batch, play_one
-from tests.planted_kit import knockout_row, registered, report_context, said_about, sweep
+from tests.planted_kit import check_decoy, check_rare_knockout, knockout_row, rare_config, registered, sweep
 
 # ----------------------------------------------------------------------------- (a) a stronger card
 
@@ -79,7 +78,7 @@ class LeaderBatch(GreedyBatch):
     (then the leftmost decoy slot it can afford), never otherwise."""
 
     def __init__(self, rs):
-        super().__init__(rs)
+        super().__init__(rs, default("evolversi"))
         self.decoy = _decoy_rows(rs)
 
     def _buy(self, q, v):
@@ -113,7 +112,7 @@ class LeaderRef(GreedyBot):
         if leading and any(decoy):
             return decoy.index(True)
         scores = [-(1 << 30) if is_decoy else 0 if slot is None else
-                  self.buy[view.row(view.market[slot])] - values.COST_WEIGHT * view.purchase_cost(slot)
+                  self.buy[view.row(view.market[slot])] - self.w["cost"] * view.purchase_cost(slot)
                   for slot, is_decoy in zip(d.options, decoy)]
         return int(np.argmax(scores))
 
@@ -159,21 +158,7 @@ def test_decoy_is_associated_but_not_causal(tmp_path, leader_bot):
     the report's verdict does not name it (it names other cards, as associations) while the
     findings call it an association and give the knockout's "no clear causal effect"."""
     run = sweep(tmp_path, CONFIG_B.format(bot=leader_bot, blank=BLANK))
-    adj = api.adjusted_association(run).filter(pl.col("entity") == DECOY).row(0, named=True)
-    assert adj["raw_low"] > 0.15 and adj["ci_low"] > 0.15, adj
-    raw = api.entity_impact(run).filter(pl.col("entity") == DECOY).row(0, named=True)
-    assert raw["flagged"] and raw["ci_low"] > 0.15
-    ko = knockout_row(run, DECOY, 0)
-    assert ko["holders"] == adj["holders"] > 1000
-    assert ko["ci_low"] <= 0 <= ko["ci_high"] and ko["pair_holds"]
-    problems, findings = said_about(report_context(run), DECOY)
-    assert problems == []
-    assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
-    assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
-    assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
-    # The contrast: the same games reported without the knockout: the verdict goes by the association.
-    alone, _ = said_about(report_context(run, knockouts=False), DECOY)
-    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
+    check_decoy(run, DECOY, min_lift=0.15, min_holders=1000)
 
 
 CONFIG_B = """
@@ -197,22 +182,5 @@ def test_rare_entity_knockout_pairs_90pct(tmp_path):
     """Rinascita (1 copy, "gain 1 point without the Totem"), 2 greedy players, 2,000 games
     (seed 3): bought in 12.0% of games. Its knockout's reported pairing: 93.0% of games
     identical (Wilson interval from 91.9%), 100% of the 1,761 games without it."""
-    run = sweep(tmp_path, CONFIG_C)
-    ko = knockout_row(run, "Rinascita", 0)
-    assert ko["pair_unused_games"] >= 0.8 * ko["pair_games"]          # rarely used: in at most 20% of games
-    assert ko["pair_identical_lo"] >= 0.90 and ko["pair_holds"], ko
-    assert ko["pair_identical_unused"] == 1.0
-
-
-CONFIG_C = """
-name = "planted-rare"
-ruleset = "evolversi"
-players = 2
-bots = "greedy"
-games = 2000
-seed = 3
-batch_size = 2000
-
-[ablation]
-entities = ["Rinascita"]
-"""
+    run = sweep(tmp_path, rare_config("evolversi", 2, "Rinascita"))
+    check_rare_knockout(run, "Rinascita", max_used_share=0.2)

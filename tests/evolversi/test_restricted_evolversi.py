@@ -9,7 +9,9 @@ import numpy as np
 from simcore.games import get_game
 from strategies.evolversi.restricted import RestrictedGreedyBatch, RestrictedGreedyBot
 from strategies.evolversi.reference_bots import GreedyBot
-from strategies.evolversi.values import COST_WEIGHT
+from strategies.weights import default
+
+COST_WEIGHT = default("evolversi")["cost"]
 
 RS = get_game("evolversi").data.load()
 BUY = [10, 9, 1]                  # buy values of the designs in rows 0, 1, 2 (uid = row here)
@@ -40,8 +42,8 @@ def test_the_batch_form_makes_the_same_buy_choices():
                         valid=np.array([[True, True, True, True], [True, True, True, False]]),
                         view=SimpleNamespace(tb=tb))
     v = {"buy": np.array(BUY + [0], np.int32)}
-    assert RestrictedGreedyBatch(RS, "favor", [2])._buy(q, v).tolist() == [3, 1]     # game 2: no row-2 card
-    assert RestrictedGreedyBatch(RS, "avoid", [0])._buy(q, v).tolist() == [2, 2]
+    assert RestrictedGreedyBatch(RS, "favor", [2], default("evolversi"))._buy(q, v).tolist() == [3, 1]     # game 2: no row-2 card
+    assert RestrictedGreedyBatch(RS, "avoid", [0], default("evolversi"))._buy(q, v).tolist() == [2, 2]
 
 
 def test_optional_and_more_activate_a_favoured_design_and_never_an_avoided_one():

@@ -5,6 +5,8 @@ tests/games/ with no new test code (the pattern of scikit-learn's check_estimato
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import hashlib
 
 import numpy as np
@@ -102,3 +104,27 @@ def restricted_lineups(game: str, players: int, per_lineup: int = 4):
         specs = [f"{base}+favor:{e}", f"{base}+avoid:{names[(i + 1) % len(names)]}"] + [base] * (players - 2)
         out.append(make_bots(game, specs[:players], players, rs))
     return out
+
+
+WEIGHTS_DATA = Path(__file__).resolve().parents[1] / "data" / "weights"
+
+
+def weights_lineup(game: str, players: int):
+    """Issue 12's weights as data: seat 0 plays the default bot with tests/data/weights/<game>.toml
+    (every weight moved), seat 1 the same file with +favor of the first entity (when the bot
+    takes modifiers), the rest the default weights; None if the default bot takes no
+    `weights` option or the game has no test file."""
+    from strategies.registry import _BOTS, _load, _option_keys
+    g = get_game(game)
+    base = g.default_bot
+    _load(game)
+    path = WEIGHTS_DATA / f"{game}.toml"
+    cls = _BOTS[(game, base)]
+    if "weights" not in _option_keys(cls) or not path.exists():
+        return None
+    rs = g.data.load()
+    spec = f"{base}:weights={path}"
+    second = spec
+    if getattr(cls, "restrictable", False):
+        second += f"+favor:{g.entities(rs)[0]}"
+    return make_bots(game, ([spec, second] + [base] * players)[:players], players, rs)

@@ -1,11 +1,12 @@
 """Every game: the batch engine and the reference engine play the same games, game by game."""
+import numpy as np
 import pytest
 
-from simcore.games import GAMES
+from simcore.games import GAMES, get_game
 from strategies.registry import make_bots
 
 from .kit import (assert_engines_agree, default_bots, four_or_nearest, game_variants, mixed_bots,
-                  player_counts, restricted_lineups)
+                  player_counts, restricted_lineups, weights_lineup)
 
 GAMES_PER_COUNT = 2000          # the default data; a variant changes a few rules: fewer games
 GAMES_PER_COUNT_VARIANT = 500
@@ -36,6 +37,22 @@ def test_engines_agree_with_bots_that_favour_or_avoid_each_entity(game):
     per = max(12, 600 // len(lineups))
     for k, bots in enumerate(lineups):
         assert_engines_agree(game, "default", players, bots, seed=40 + k, games=range(per))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_engines_agree_with_a_weights_file_that_moves_every_weight(game):
+    """Issue 12: `greedy:weights=FILE` (tests/data/weights/<game>.toml) is read by both faces:
+    the engines make the same choices with non-default weights, alone and with +favor."""
+    players = four_or_nearest(game)
+    bots = weights_lineup(game, players)
+    if bots is None:
+        pytest.skip(f"{game}'s default bot takes no weights file (or tests/data/weights has none)")
+    assert_engines_agree(game, "default", players, bots, seed=61, games=range(500))
+    g = get_game(game)
+    rs = g.data.load("default")
+    moved = g.play_batch(rs, players, bots, 61, np.arange(500))["score"]
+    plain = g.play_batch(rs, players, default_bots(game, players), 61, np.arange(500))["score"]
+    assert (np.asarray(moved) != np.asarray(plain)).any(), "the test weights file changed no game"
 
 
 def _agree_block(game, players, seed, start):

@@ -32,6 +32,7 @@ class CapybaraGame:
     has_factions = False
     faction_label = "seat"
     score_label = "fatigue"
+    score_lower_is_better = True       # the least fatigue wins (luck's score outcome negates the margin)
     entity_kind = "card"
     standing_label = "-fatigue"        # trajectories: minus the fatigue taken so far (higher is better)
     # A knocked-out card keeps its place in every pile and is played as usual, its effect does

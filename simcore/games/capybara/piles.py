@@ -7,37 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...rng_jit import add, key3, mix  # noqa: F401  (simcore.rng compiled; re-exported)
 from .codes import SYM_ALL_PLACE, SYM_BANNED, SYM_PLUS_ONE
 from .jit import kernel
 from .state import (G_DISC_N, G_SDLEN, G_SDTOP, O_DISC, O_LOCK, O_LOCK_N, O_SFAT, O_SDECK, O_SLOT,
                     O_SUP, O_TAKEN, O_TAKEN_N, O_TFAT, O_TOK, O_UNDER, O_UNDER_N, R_ALL_PLACE,
                     R_GIFT, R_M, R_N, R_P, R_S, T_SACT, T_SFAT, T_SSYM)
 from .table import leader, place
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
-
-
-@kernel
-def mix(z):
-    """splitmix64 finaliser, as rng._mix."""
-    z = np.uint64(z) + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _C1
-    z = (z ^ (z >> np.uint64(27))) * _C2
-    return z ^ (z >> np.uint64(31))
-
-
-@kernel
-def key3(seed, game, stream):
-    h = mix(np.uint64(seed))
-    h = mix(h ^ np.uint64(game))
-    return mix(h ^ np.uint64(stream))
-
-
-@kernel
-def add(h, a):
-    return mix(h ^ np.uint64(a))
 
 
 @kernel

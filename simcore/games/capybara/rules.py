@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import UserError
+from ..seat_policies import check_choice_error, check_players, write_scripts
 from . import batch_io as state_io
 from .codes import DECISIONS, ERR_BAD_CHOICE, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_TURN_LIMIT
 from .state import (O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_N, R_REV, R_S, SCRIPT_MAX, new_game_array, pack_rules,
@@ -20,27 +21,13 @@ _UNTIL = {"turn": 0, "round": 1, "end": 2}
 
 
 def _check_players(rs, players, policies):
-    lo, hi = rs["players_min"], rs["players_max"]
-    if not lo <= players <= hi:
-        raise UserError(f"capybara plays with {lo} to {hi} players, got {players}", key="players")
-    if len(policies) != players:
-        raise UserError(f"needs one bot per seat ({players}), got {len(policies)}", key="bots")
+    check_players("capybara", rs, players, policies)
 
 
 def _pack(rs, players, policies, seed):
     rk = pack_rules(rs, players)
     g = new_game_array(rk)
-    for s, p in enumerate(policies):
-        script = getattr(p, "script", None)
-        if script is None:
-            continue
-        if len(script) > SCRIPT_MAX:
-            raise UserError(f"at most {SCRIPT_MAX} scripted choices per seat, seat {s} has {len(script)}",
-                            key="choices")
-        for k, (kind, option) in enumerate(script):
-            at = rk[O_SCRIPT] + (s * rk[R_L] + k) * 2
-            g[at], g[at + 1] = kind, option
-        g[rk[O_SCRIPT_N] + s] = len(script)
+    write_scripts(g, policies, int(rk[O_SCRIPT]), int(rk[O_SCRIPT_N]), int(rk[R_L]), SCRIPT_MAX)
     n_u = 2 + 2 * int(rk[R_N] + rk[R_REV] + rk[R_S])
     u = np.zeros(n_u, np.uint64)
     u[0] = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
@@ -49,14 +36,7 @@ def _pack(rs, players, policies, seed):
 
 
 def check_error(err: int, game: int) -> None:
-    if err == ERR_SCRIPT_EMPTY:
-        raise UserError(f"game {game}: the scripted choices ran out before the game reached `until`",
-                        key="choices")
-    if err == ERR_SCRIPT_KIND:
-        raise UserError(f"game {game}: a scripted choice names the wrong decision kind (kinds: "
-                        f"{', '.join(DECISIONS)})", key="choices")
-    if err == ERR_BAD_CHOICE:
-        raise UserError(f"game {game}: a choice is out of the range of its options", key="choices")
+    check_choice_error(err, game, DECISIONS, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_BAD_CHOICE)
     if err == ERR_TURN_LIMIT:
         raise RuntimeError(f"capybara game {game} did not end (engine bug)")
 

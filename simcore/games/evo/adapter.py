@@ -39,6 +39,7 @@ class EvoGame:
     has_factions = False
     faction_label = "seat"
     score_label = "MP"
+    score_lower_is_better = False
     entity_kind = "gene"
     standing_label = "MP"              # trajectories: each seat's MP after each round
     # A knocked-out gene is drawn, bid on, held and counted; its effect is off (contract 10).

@@ -35,38 +35,9 @@ from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_R
                     R_BIRTH_RANGE, R_CAP, R_E, R_F, R_FLOOR, R_HORN_ADD, R_MIN_COST, R_NEV, R_T,
                     X_EVACT, X_EVEFF, X_GACT, X_GAMT, X_GEFF, X_TERR, X_WHEEL)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
-
-
 # ------------------------------------------------------------------ random streams
 
-@kernel
-def mix(z):
-    """splitmix64 finaliser, as rng._mix."""
-    z = np.uint64(z) + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _C1
-    z = (z ^ (z >> np.uint64(27))) * _C2
-    return z ^ (z >> np.uint64(31))
-
-
-@kernel
-def key3(seed, game, stream):
-    h = mix(np.uint64(seed))
-    h = mix(h ^ np.uint64(game))
-    return mix(h ^ np.uint64(stream))
-
-
-@kernel
-def add(h, a):
-    return mix(h ^ np.uint64(a))
-
-
-@kernel
-def below(h, n):
-    """An integer uniform in [0, n) from hash h, as rng.below."""
-    return np.int64(((h >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+from ...rng_jit import add, below, key3, mix  # noqa: F401  (compiled simcore.rng, re-exported)
 
 
 @kernel

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +57,17 @@ class Map:
 
     def neighbours(self, z: int) -> list[int]:
         """Zones adjacent to z, ascending uid."""
-        return [int(n) for n in np.flatnonzero(self.adjacent[z])]
+        return list(self._neighbours[z])
+
+    @cached_property
+    def _neighbours(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(int(n) for n in np.flatnonzero(row)) for row in self.adjacent)
+
+    @cached_property
+    def steps(self) -> list[list[int]]:
+        """`dist` as plain lists: the reference engine reads single entries (numpy's scalar
+        indexing costs more than the comparison it feeds)."""
+        return self.dist.tolist()
 
     def starts(self, seat: int) -> list[int]:
         """The starting zones of a seat, ascending uid."""
@@ -158,6 +169,18 @@ def load_map(rs, players: int) -> Map:
                x=np.array([r["x"] for r in rows], dtype=np.int64),
                y=np.array([r["y"] for r in rows], dtype=np.int64),
                adjacent=adjacent, dist=dist)
+
+
+_MAPS: dict = {}
+
+
+def map_of(rs, players: int) -> Map:
+    """load_map, kept per ruleset content (rs.hash) and player count: both engines read the
+    board many times per run, and a board's checks and distances need computing once."""
+    k = (rs.hash, players)
+    if k not in _MAPS:
+        _MAPS[k] = load_map(rs, players)
+    return _MAPS[k]
 
 
 def check_map(rs, players: int) -> None:

@@ -23,7 +23,7 @@ from collections import Counter
 from ... import rng
 from ...errors import UserError
 from . import state_io
-from .maps import load_map
+from .maps import map_of
 from .reference_birth import BirthSurvival
 from .reference_comps import (K_CLIMATE, K_CLIMATE_BOTTOM, K_DIE, K_EVENTS, K_ORDER, K_UNIQUE, Components,
                               traits)
@@ -50,8 +50,9 @@ class Game(Phases, Movement, BirthSurvival):
             raise UserError(f"{players} players need {players} bots, got {len(policies)}", key="bots")
         self.P, self.policies, self.seed, self.game, self.log = players, policies, seed, game, log
         self.comps = Components.build(rs)
-        self.map = load_map(rs, players)
+        self.map = map_of(rs, players)
         self.Z = len(self.map.names)
+        self._terrain = self.map.terrain.tolist()     # plain ints: zone_class is asked very often
         self.F = len(self.comps.face_uids)
         terrains = self.p["terrains"]
         self.wheel = {(r["sector"], terrains.index(r["terrain"])): r["class"] for r in rs.tables["wheel"]}
@@ -114,7 +115,7 @@ class Game(Phases, Movement, BirthSurvival):
         return self.count(x) <= self.traits(x).floor
 
     def zone_class(self, z: int, sector: int | None = None) -> str:
-        return self.wheel[(self.sector if sector is None else sector, int(self.map.terrain[z]))]
+        return self.wheel[(self.sector if sector is None else sector, self._terrain[z])]
 
     def turn_wheel(self, shift: int) -> int:
         return (self.sector + shift) % self.S

@@ -18,7 +18,8 @@ class BirthSurvival:
                 continue
             if x != -1 and not (t.killer_babies and (not p["killer_babies_respect_floor"] or not self.protected(x))):
                 continue
-            if any(m.dist[z, y] <= t.birth_range for y in mine):
+            near = m.steps[z]
+            if any(near[y] <= t.birth_range for y in mine):
                 out.append(z)
         return out
 

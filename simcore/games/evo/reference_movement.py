@@ -26,7 +26,7 @@ class Movement:
                     if self.owner[b] not in (-1, s) and not self.protected(self.owner[b])]
             if can_wings:
                 out += [("wings", a, b) for b in range(self.Z)
-                        if self.owner[b] == -1 and 2 <= m.dist[a, b] <= t.wings]
+                        if self.owner[b] == -1 and 2 <= m.steps[a][b] <= t.wings]
             if can_flip and m.coast[a]:
                 out += [("flippers", a, b) for b in range(self.Z)
                         if m.coast[b] and self.owner[b] == -1 and b != a and not m.adjacent[a, b]]

@@ -16,6 +16,7 @@ import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ...errors import UserError
+from .. import seat_policies
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
                     ERR_SCRIPT_KIND, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND)
 from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
@@ -34,11 +35,7 @@ def _quiet():
 
 
 def check_players(rs, players, policies) -> None:
-    lo, hi = rs["players_min"], rs["players_max"]
-    if not isinstance(players, int) or not lo <= players <= hi:
-        raise UserError(f"evo plays with {lo} to {hi} players, got {players}", key="players")
-    if len(policies) != players:
-        raise UserError(f"needs one bot per seat ({players}), got {len(policies)}", key="bots")
+    seat_policies.check_players("evo", rs, players, policies)
 
 
 def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple]:
@@ -46,32 +43,15 @@ def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple
     `players_max` seats: numba compiles the engine once per tuple width, so every player
     count of a ruleset shares one build (the default data: 5 wide, as before)."""
     pk = new_packed(rs, players, seed, traj_rows)
-    rk, g = pk.rk, pk.g
-    for s, p in enumerate(policies):
-        script = getattr(p, "script", None)
-        if script is None:
-            continue
-        if len(script) > SCRIPT_MAX:
-            raise UserError(f"at most {SCRIPT_MAX} scripted choices per seat, seat {s} has {len(script)}",
-                            key="choices")
-        for k, (kind, option) in enumerate(script):
-            at = rk[O_SCRIPT] + (s * rk[R_L] + k) * 2
-            g[at], g[at + 1] = kind, option
-        g[rk[O_SCRIPT_N] + s] = len(script)
+    rk = pk.rk
+    seat_policies.write_scripts(pk.g, policies, int(rk[O_SCRIPT]), int(rk[O_SCRIPT_N]), int(rk[R_L]), SCRIPT_MAX)
     pol = [p.decide for p in policies]
     pol += [pol[0]] * (rs["players_max"] - len(pol))
     return pk, tuple(pol)
 
 
 def check_error(err: int, game: int) -> None:
-    if err == ERR_SCRIPT_EMPTY:
-        raise UserError(f"game {game}: the scripted choices ran out before the game reached `until`",
-                        key="choices")
-    if err == ERR_SCRIPT_KIND:
-        raise UserError(f"game {game}: a scripted choice names the wrong decision kind (kinds: "
-                        f"{', '.join(DECISIONS)})", key="choices")
-    if err == ERR_BAD_CHOICE:
-        raise UserError(f"game {game}: a choice is out of the range of its options", key="choices")
+    seat_policies.check_choice_error(err, game, DECISIONS, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_BAD_CHOICE)
     if err == ERR_NO_PILE:
         raise UserError(f"game {game}: the climate pile ran out without a meteorite", key="climate_pile")
     if err == ERR_ROUND_LIMIT:

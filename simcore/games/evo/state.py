@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codes import N_TRAITS
-from .maps import load_map
+from .maps import map_of
 from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
 
 # ---- rk: rule numbers and sizes (fixed indices)
@@ -52,16 +52,7 @@ class Packed:
     u: np.ndarray       # (NG + NEV + NCL + 2,) uint64: u[0] seed, then shuffle keys (scratch)
 
 
-_MAPS: dict = {}
 _RULES: dict = {}
-
-
-def map_of(rs, players: int):
-    """maps.load_map, kept per ruleset content (rs.hash) and player count."""
-    k = (rs.hash, players)
-    if k not in _MAPS:
-        _MAPS[k] = load_map(rs, players)
-    return _MAPS[k]
 
 
 def gene_names(rs) -> list[str]:

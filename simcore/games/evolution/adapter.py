@@ -18,6 +18,7 @@ class EvolutionGame:
     has_factions = False
     faction_label = "seat"             # no factions: the seat (turn order at setup) is the asymmetry
     score_label = "score"
+    score_lower_is_better = False
     entity_kind = "trait"
     standing_label = "score so far"    # trajectories: each seat's score after each round
     # a trait's rows in cards.csv carry its `active` flag (every row of a trait must agree)

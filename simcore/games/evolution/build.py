@@ -28,42 +28,27 @@ import hashlib
 import importlib.util
 import inspect
 import os
-import shutil
 import sys
 import time
 from collections import namedtuple
 from pathlib import Path
 
-import numba
 import numpy as np
 from numba import njit
 
+from ...jit import CORE_SOURCES, KEEP_DAYS, cache_root, cached as _cached, digest as _digest
+from ...jit import folder as _game_folder, prune as _prune
+
 HERE = Path(__file__).resolve().parent
 # The engine's own sources (every file kernels.py and engine.py compile code or constants
-# from), and rng.py, whose stream numbers they read.
+# from), and simcore's shared ones (the build, rng.py whose stream numbers they read).
 ENGINE_SOURCES = tuple(HERE / f for f in ("addresses.py", "build.py", "engine.py", "kernels.py",
-                                          "packed.py", "state.py", "traits.py")) \
-    + (HERE.parents[1] / "rng.py",)
+                                          "packed.py", "state.py", "traits.py")) + CORE_SOURCES
 MAX_POLICIES = 4        # distinct bots in one engine build (engine.py dispatches on 0..3)
-KEEP_DAYS = 14          # cache folders unused for longer are removed
 
 # `memory`: the policy's initial int64 memory row (or None); the engine hands each seat its
 # row and writes it back after a call (scripted players keep their script position there).
 Policy = namedtuple("Policy", "name food_card plan_cards feed_choice memory", defaults=(None,))
-
-
-def cache_root() -> Path:
-    """Where compiled code is cached: $BALANCELAB_CACHE_DIR, else ~/.cache/balancelab."""
-    env = os.environ.get("BALANCELAB_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "balancelab"
-
-
-def _digest(files) -> str:
-    h = hashlib.sha256(numba.__version__.encode())
-    for f in sorted({Path(f).resolve() for f in files}):
-        h.update(str(f).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
 
 
 def _sources_of(fn) -> list:
@@ -76,18 +61,15 @@ def _sources_of(fn) -> list:
 
 
 def _folder(key: str) -> Path:
-    return cache_root() / "numba" / f"evolution-{key}"
+    return _game_folder("evolution", key)
 
 
-def _cached(d, folder: Path):
-    """Turn on numba's on-disk cache of dispatcher d, in `folder`."""
-    old = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(folder)
-    try:
-        d.enable_caching()
-    finally:
-        numba.config.CACHE_DIR = old
-    return d
+def kernel_options(inline: bool = False) -> dict:
+    """The numba options of every compiled rules and bot function (see `kernel`)."""
+    opts = {"_nrt": False}
+    if inline:
+        opts["inline"] = "always"
+    return opts
 
 
 def kernel(fn=None, *, inline: bool = False):
@@ -99,10 +81,7 @@ def kernel(fn=None, *, inline: bool = False):
     packed with the state or from the caller. tests/evolution/test_build.py fails loudly if
     a numba upgrade changes what this private option does."""
     def wrap(f):
-        opts = {"_nrt": False}
-        if inline:
-            opts["inline"] = "always"
-        return _cached(njit(**opts)(f), _folder(_digest(_sources_of(f))))
+        return _cached(njit(**kernel_options(inline))(f), _folder(_digest(_sources_of(f))))
     return wrap(fn) if fn is not None else wrap
 
 
@@ -170,10 +149,7 @@ def engine_for(policies):
 def engine_kernel(folder: Path, inline: bool = False):
     """The decorator engine.py uses: like `kernel`, cached in its bot set's folder."""
     def wrap(f):
-        opts = {"_nrt": False}
-        if inline:
-            opts["inline"] = "always"
-        return _cached(njit(**opts)(f), folder)
+        return _cached(njit(**kernel_options(inline))(f), folder)
     return wrap
 
 
@@ -220,13 +196,4 @@ def warm(mod, run) -> bool:
 
 def prune(days: float = KEEP_DAYS) -> None:
     """Remove engine cache folders not used for `days` days (each build touches its stamp)."""
-    root = cache_root() / "numba"
-    cutoff = time.time() - days * 86400
-    for d in root.glob("evolution-*"):
-        if d.is_dir():
-            try:
-                newest = max((p.stat().st_mtime for p in d.iterdir()), default=d.stat().st_mtime)
-            except OSError:
-                continue
-            if newest < cutoff:
-                shutil.rmtree(d, ignore_errors=True)
+    _prune("evolution", days)

@@ -96,35 +96,5 @@ def works(a, rk, b, p, s, t):
 
 # ---------------------------------------------------------------- random streams (= simcore.rng)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
-
-
-@inline
-def mix(z):
-    """splitmix64 finaliser (wrapping uint64 arithmetic), as rng._mix."""
-    z = np.uint64(z) + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _C1
-    z = (z ^ (z >> np.uint64(27))) * _C2
-    return z ^ (z >> np.uint64(31))
-
-
-@kernel
-def key_start(seed, game, stream):
-    """The hash of (seed, game, stream): extend it with `key_add` for each address part."""
-    h = mix(np.uint64(seed))
-    h = mix(h ^ np.uint64(game))
-    return mix(h ^ np.uint64(stream))
-
-
-@inline
-def key_add(h, a):
-    return mix(h ^ np.uint64(a))
-
-
-@kernel
-def below(h, n):
-    """An integer uniform in [0, n) from hash h (n >= 1), as rng.below."""
-    hi = np.uint64(h) >> np.uint64(32)
-    return np.int64((hi * np.uint64(n)) >> np.uint64(32))
+# key_start(seed, game, stream), extended by key_add(h, a) per address part; below(h, n)
+from ...rng_jit import add as key_add, below, key3 as key_start, mix  # noqa: F401  (re-exported)

@@ -19,6 +19,7 @@ class EvolversiGame:
     has_factions = True
     faction_label = "animal"           # what a seat plays as
     score_label = "track position"     # the per-seat score column
+    score_lower_is_better = False
     entity_kind = "card"               # what the per-seat tallies count
     standing_label = "track position"  # the trajectories' per-seat standing after each round
     # Knockouts (issue 9, contract 5.5): a row with active = 0 stays in the game, its effect off

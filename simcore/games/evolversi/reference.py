@@ -212,7 +212,9 @@ class Game(Effects, StateInOut):
 
     # ------------------------------------------------------------------ the log
     def say(self, text: str, seat: int | None = None) -> None:
-        """One readable log line: 'Round 3 · Actions · Mantis: takes 2 tokens (supply 30)'."""
+        """One readable log line: 'Round 3 · Actions · Mantis: takes 2 tokens (supply 30)'.
+        Callers build a formatted line only under `if self.log is not None`: most games are
+        played with no log, and building its text cost about a fifth of the engine's time."""
         if self.log is None:
             return
         where = "Setup" if self.phase == "setup" else f"Round {self.round} · {PHASE_TITLES[self.phase]}"
@@ -290,9 +292,11 @@ class Game(Effects, StateInOut):
     def play_cards(self) -> None:
         """Phase 1: every animal draws its hand (seat order), then every animal places it."""
         size = self.hand_size()
-        self.say(f"hands of {size} cards; pawns "
-                 + ", ".join(f"{self.animal_name(s)} {seat.position}" for s, seat in enumerate(self.seats))
-                 + f"; Totem: {self.animal_name(self.totem)}")
+        if self.log is not None:
+            self.say(f"hands of {size} cards; pawns "
+                     + ", ".join(f"{self.animal_name(s)} {seat.position}"
+                                 for s, seat in enumerate(self.seats))
+                     + f"; Totem: {self.animal_name(self.totem)}")
         for s, seat in enumerate(self.seats):
             if not (seat.hand or seat.above or seat.below):
                 self.draw_hand(s, size)
@@ -308,13 +312,16 @@ class Game(Effects, StateInOut):
         while len(seat.hand) < size:
             if not seat.deck:
                 if not seat.discard:
-                    self.say(f"deck and discards are empty: plays with {len(seat.hand)} card(s)", s)
+                    if self.log is not None:
+                        self.say(f"deck and discards are empty: plays with {len(seat.hand)} card(s)", s)
                     break
-                self.say(f"draws {self.names(seat.hand)} and its deck runs out", s)
+                if self.log is not None:
+                    self.say(f"draws {self.names(seat.hand)} and its deck runs out", s)
                 self.reshuffle_own_deck(s)
                 reshuffled = True
             seat.hand.append(seat.deck.pop(0))
-        self.say(f"hand {self.names(seat.hand)} ({len(seat.deck)} left in deck)", s)
+        if self.log is not None:
+            self.say(f"hand {self.names(seat.hand)} ({len(seat.deck)} left in deck)", s)
         if reshuffled:
             self.power(s)
 
@@ -323,12 +330,14 @@ class Game(Effects, StateInOut):
         seat.shuffles += 1
         seat.deck = self.shuffle(seat.discard, self.comps.card_ident, OWN_DECK_KIND, s, seat.shuffles)
         seat.discard = []
-        self.say(f"shuffles its {len(seat.deck)} discards into a new deck (shuffle {seat.shuffles})", s)
+        if self.log is not None:
+            self.say(f"shuffles its {len(seat.deck)} discards into a new deck (shuffle {seat.shuffles})", s)
 
     def power(self, s: int) -> None:
         """The animal's Power: it always fires after a reshuffle (contract section 9)."""
         animal = self.animals[self.seats[s].animal]
-        self.say("Power: " + describe(animal["power"], animal["amount"], animal["target"]), s)
+        if self.log is not None:
+            self.say("Power: " + describe(animal["power"], animal["amount"], animal["target"]), s)
         self.resolve_effect(s, animal["power"], animal["amount"], animal["target"], animal["active"])
         self.end_check()
 
@@ -347,7 +356,8 @@ class Game(Effects, StateInOut):
         seat.above = [uid for i, uid in enumerate(seat.hand) if i in chosen]
         seat.below = [uid for i, uid in enumerate(seat.hand) if i not in chosen]
         seat.hand = []
-        self.say(f"places above: {self.names(seat.above)}; below: {self.names(seat.below)}", s)
+        if self.log is not None:
+            self.say(f"places above: {self.names(seat.above)}; below: {self.names(seat.below)}", s)
 
     # ------------------------------------------------------------------ phase 2
     def strength(self, s: int) -> int:
@@ -358,9 +368,11 @@ class Game(Effects, StateInOut):
         strength = [self.strength(s) for s in range(self.players)]
         self.order = sorted(range(self.players),
                             key=lambda s: (-strength[s], (s - self.totem) % self.players))
-        self.say("Strength " + ", ".join(f"{self.animal_name(s)} {strength[s]}" for s in range(self.players))
-                 + f" (Totem: {self.animal_name(self.totem)}) -> order "
-                 + ", ".join(self.animal_name(s) for s in self.order))
+        if self.log is not None:
+            self.say("Strength "
+                     + ", ".join(f"{self.animal_name(s)} {strength[s]}" for s in range(self.players))
+                     + f" (Totem: {self.animal_name(self.totem)}) -> order "
+                     + ", ".join(self.animal_name(s) for s in self.order))
         self.phase, self.turn = "actions", 0
 
     # ------------------------------------------------------------------ phase 3
@@ -391,17 +403,20 @@ class Game(Effects, StateInOut):
         taken = min(shown, self.supply)
         self.supply -= taken
         seat.tokens += taken
-        self.say(f"takes {taken} token(s) (cards above show {shown}; supply {self.supply}); "
-                 f"reserve {seat.tokens}", a)
+        if self.log is not None:
+            self.say(f"takes {taken} token(s) (cards above show {shown}; supply {self.supply}); "
+                     f"reserve {seat.tokens}", a)
 
     def reveal(self, a: int) -> None:
         """Step 2: reveal the cards below; Fury symbols, reactions, then the effects."""
         seat = self.seats[a]
         seat.revealed = True
-        self.say(f"reveals below: {self.names(seat.below)}", a)
+        if self.log is not None:
+            self.say(f"reveals below: {self.names(seat.below)}", a)
         fury = sum(self.card(uid)["fury"] for uid in seat.below)
         if fury > 0:
-            self.say(f"{fury} Fury symbol(s)", a)
+            if self.log is not None:
+                self.say(f"{fury} Fury symbol(s)", a)
             self.gain_fury(a, fury)
             self.end_check()
             self.reactions("other_fury", a, fury)
@@ -409,7 +424,8 @@ class Game(Effects, StateInOut):
                    if self.card(uid)["trigger"] == "own_turn" and self.card(uid)["effect"] != "none"]
         if len(effects) >= 2:
             effects = list(self.decide("ORDER", a, list(itertools.permutations(effects))))
-            self.say(f"resolves in the order {self.names(effects)}", a)
+            if self.log is not None:
+                self.say(f"resolves in the order {self.names(effects)}", a)
         for uid in effects:
             self.activate_below(a, uid)
 
@@ -419,12 +435,15 @@ class Game(Effects, StateInOut):
         if uid not in seat.below:
             return
         if not self.condition_holds(a, card["condition"]):
-            self.say(f"{card['name']}: condition '{card['condition']}' not met, nothing happens", a)
+            if self.log is not None:
+                self.say(f"{card['name']}: condition '{card['condition']}' not met, nothing happens", a)
             return
         if card["optional"] and self.decide("OPTIONAL", a, [0, 1], card=uid) == 0:
-            self.say(f"chooses not to activate {card['name']}", a)
+            if self.log is not None:
+                self.say(f"chooses not to activate {card['name']}", a)
             return
-        self.say(f"activates {card['name']} ({describe_card(card)})", a)
+        if self.log is not None:
+            self.say(f"activates {card['name']} ({describe_card(card)})", a)
         targets = self.resolve_effect(a, card["effect"], card["amount"], card["target"], card["active"])
         if card["more"]:
             self.take_more(a, uid, targets)
@@ -432,10 +451,12 @@ class Game(Effects, StateInOut):
             seat.below.remove(uid)
             if self.p["discard_symbol_to"] == "common":
                 self.evolution_discard.append(uid)
-                self.say(f"{card['name']} goes to the common discards", a)
+                if self.log is not None:
+                    self.say(f"{card['name']} goes to the common discards", a)
             else:
                 seat.discard.append(uid)
-                self.say(f"{card['name']} goes to its discards", a)
+                if self.log is not None:
+                    self.say(f"{card['name']} goes to its discards", a)
         self.end_check()
 
     def buy(self, a: int) -> None:
@@ -445,7 +466,8 @@ class Game(Effects, StateInOut):
                             if uid is not None and self.purchase_cost(slot) <= seat.tokens]
         slot = self.decide("BUY", a, options)
         if slot is None:
-            self.say(f"buys nothing (reserve {seat.tokens})", a)
+            if self.log is not None:
+                self.say(f"buys nothing (reserve {seat.tokens})", a)
             return
         uid, cost = self.market[slot], self.purchase_cost(slot)
         seat.tokens -= cost
@@ -453,8 +475,9 @@ class Game(Effects, StateInOut):
         seat.deck.insert(0, uid)
         self.slide_market(slot)
         seat.bought[self.row(uid)] += 1
-        self.say(f"buys {self.cname(uid)} from slot {slot} for {cost} (reserve {seat.tokens}, "
-                 f"supply {self.supply}); market now {self.market_text()}", a)
+        if self.log is not None:
+            self.say(f"buys {self.cname(uid)} from slot {slot} for {cost} (reserve {seat.tokens}, "
+                     f"supply {self.supply}); market now {self.market_text()}", a)
         self.reactions("other_buy", a, 0)
         self.end_check()
 
@@ -475,7 +498,8 @@ class Game(Effects, StateInOut):
         if excess:
             seat.tokens -= excess
             self.supply += excess
-            self.say(f"reserve limit {limit}: returns {excess} token(s) (supply {self.supply})", a)
+            if self.log is not None:
+                self.say(f"reserve limit {limit}: returns {excess} token(s) (supply {self.supply})", a)
 
     def pressure_step(self, a: int) -> None:
         """Step 5: a face-down Pressure token on the pawn's space is revealed and activated."""
@@ -497,11 +521,14 @@ class Game(Effects, StateInOut):
         self.market = [None] * len(self.market)
         for slot in range(self.active_slots):
             self.market[slot] = self.draw_evolution()
-        self.say(f"played cards go to their owners' discards; the market is refilled: {self.market_text()}")
+        if self.log is not None:
+            self.say("played cards go to their owners' discards; the market is refilled: "
+                     f"{self.market_text()}")
         self.leader_bonus()
         if self.round >= self.p["max_rounds"]:
             self.ended, self.end_reason, self.winners = True, "stalled", []
-            self.say(f"round cap {self.p['max_rounds']} reached: the game ends with no winner")
+            if self.log is not None:
+                self.say(f"round cap {self.p['max_rounds']} reached: the game ends with no winner")
             return
         self.round += 1
         # A new round has no turn order until its phase 2: the state shows seat order.
@@ -515,7 +542,8 @@ class Game(Effects, StateInOut):
         if bonus <= 0 or positions.count(max(positions)) != 1:
             return
         leader = positions.index(max(positions))
-        self.say(f"runaway-leader rule: the sole leader moves {bonus} space(s)", leader)
+        if self.log is not None:
+            self.say(f"runaway-leader rule: the sole leader moves {bonus} space(s)", leader)
         self.move_pawn(leader, bonus)
         self.end_check()
 
@@ -528,8 +556,9 @@ class Game(Effects, StateInOut):
             self.evolution_deck = self.shuffle(self.evolution_discard, self.comps.card_ident, EVOLUTION_KIND,
                                                self.shuffles["evolution"])
             self.evolution_discard = []
-            self.say(f"the Evolution deck is rebuilt from the common discards "
-                     f"(shuffle {self.shuffles['evolution']})")
+            if self.log is not None:
+                self.say(f"the Evolution deck is rebuilt from the common discards "
+                         f"(shuffle {self.shuffles['evolution']})")
         return self.evolution_deck.pop(0)
 
 # ---------------------------------------------------------------------- checks and API

@@ -24,7 +24,8 @@ class Effects:
 
     def choose_target(self, a: int, verb: str) -> int:
         target = self.decide("TARGET", a, self.others(a), verb=verb)
-        self.say(f"chooses {self.animal_name(target)} as the target", a)
+        if self.log is not None:
+            self.say(f"chooses {self.animal_name(target)} as the target", a)
         return target
 
     def targets(self, a: int, target: str, verb: str) -> list[int]:
@@ -57,9 +58,11 @@ class Effects:
         the effect again with amount N on the same target."""
         card = self.card(uid)
         if self.decide("MORE", a, [0, 1], card=uid, target=targets[0]) == 0:
-            self.say(f"{card['name']}: does not take the {card['more']} more", a)
+            if self.log is not None:
+                self.say(f"{card['name']}: does not take the {card['more']} more", a)
             return
-        self.say(f"{card['name']}: takes {card['more']} more", a)
+        if self.log is not None:
+            self.say(f"{card['name']}: takes {card['more']} more", a)
         for t in targets:
             self.apply(a, card["effect"], card["more"], t, card["active"])
 
@@ -71,7 +74,8 @@ class Effects:
             if verb == "swap_market":
                 self.swap_market(a, swap=False)
             else:
-                self.say(f"'{verb}' is knocked out: nothing happens", t)
+                if self.log is not None:
+                    self.say(f"'{verb}' is knocked out: nothing happens", t)
             return
         if verb == "gain_points":
             self.move_pawn(t, n)
@@ -81,27 +85,33 @@ class Effects:
             got = min(n, self.supply)
             self.supply -= got
             seat.tokens += got
-            self.say(f"gains {got} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
+            if self.log is not None:
+                self.say(f"gains {got} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
         elif verb == "lose_tokens":
             lost = min(n, seat.tokens)
             seat.tokens -= lost
             self.supply += lost
-            self.say(f"loses {lost} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
+            if self.log is not None:
+                self.say(f"loses {lost} token(s) (reserve {seat.tokens}, supply {self.supply})", t)
         elif verb == "steal_tokens":
             stolen = min(n, seat.tokens)
             seat.tokens -= stolen
             self.seats[a].tokens += stolen
-            self.say(f"steals {stolen} token(s) from {self.animal_name(t)} (reserve {self.seats[a].tokens})", a)
+            if self.log is not None:
+                self.say(f"steals {stolen} token(s) from {self.animal_name(t)} "
+                         f"(reserve {self.seats[a].tokens})", a)
         elif verb in ("gain_fury", "copy_fury"):
             self.gain_fury(t, n)
         elif verb == "lose_fury":
             seat.fury = max(0, seat.fury - n)
-            self.say(f"loses {n} Fury (Fury {seat.fury})", t)
+            if self.log is not None:
+                self.say(f"loses {n} Fury (Fury {seat.fury})", t)
         elif verb == "swap_market":
             self.swap_market(a)
         elif verb == "discount":
             self.discount += n
-            self.say(f"its purchase this turn costs {self.discount} less", a)
+            if self.log is not None:
+                self.say(f"its purchase this turn costs {self.discount} less", a)
         elif verb == "reveal_pressure":
             self.reveal_pressure(a)
         elif verb == "draw_event":
@@ -114,8 +124,9 @@ class Effects:
         """Points: the pawn moves, never below 0 nor past the last space."""
         seat = self.seats[t]
         seat.position = min(max(seat.position + delta, 0), self.p["track_length"])
-        self.say(f"{'gains' if delta >= 0 else 'loses'} {abs(delta)} Evolution point(s) "
-                 f"(pawn on {seat.position})", t)
+        if self.log is not None:
+            self.say(f"{'gains' if delta >= 0 else 'loses'} {abs(delta)} Evolution point(s) "
+                     f"(pawn on {seat.position})", t)
         self.check_fourth_card()
 
     def gain_fury(self, t: int, n: int) -> None:
@@ -123,7 +134,8 @@ class Effects:
         seat = self.seats[t]
         total = seat.fury + n
         laps, seat.fury = divmod(total, self.p["fury_max"] + 1)
-        self.say(f"gains {n} Fury (Fury {seat.fury})", t)
+        if self.log is not None:
+            self.say(f"gains {n} Fury (Fury {seat.fury})", t)
         if laps:
             self.move_pawn(t, laps * self.p["fury_overflow_points"])
 
@@ -131,7 +143,9 @@ class Effects:
         """The first pawn on or past the 4th Card space flips the token (4 cards next round)."""
         if not self.fourth_card and any(s.position >= self.p["fourth_card_space"] for s in self.seats):
             self.fourth_card, self.fourth_round = True, self.round
-            self.say(f"the 4th Card token flips: {self.rs['hand_size_fourth']} cards from the next round on")
+            if self.log is not None:
+                self.say(f"the 4th Card token flips: {self.rs['hand_size_fourth']} cards "
+                         "from the next round on")
 
     def swap_market(self, a: int, swap: bool = True) -> None:
         """SWAP_MARKET, then the two cards change slots (not if `swap` is False: knocked out)."""
@@ -141,18 +155,21 @@ class Effects:
             return
         i, j = self.decide("SWAP_MARKET", a, pairs)
         if not swap:
-            self.say(f"would swap market slots {i} and {j}: knocked out, nothing moves", a)
+            if self.log is not None:
+                self.say(f"would swap market slots {i} and {j}: knocked out, nothing moves", a)
             return
         self.market[i], self.market[j] = self.market[j], self.market[i]
-        self.say(f"swaps market slots {i} and {j}: market now {self.market_text()}", a)
+        if self.log is not None:
+            self.say(f"swaps market slots {i} and {j}: market now {self.market_text()}", a)
 
     def end_check(self) -> None:
         """Any pawn on the last space ends the game at once; all such pawns win."""
         winners = [s for s, seat in enumerate(self.seats) if seat.position >= self.p["track_length"]]
         if winners:
             self.ended, self.end_reason, self.winners = True, "track", winners
-            self.say(f"{' and '.join(self.animal_name(s) for s in winners)} reach(es) the last space "
-                     f"({self.p['track_length']}): the game ends")
+            if self.log is not None:
+                self.say(f"{' and '.join(self.animal_name(s) for s in winners)} reach(es) the last space "
+                         f"({self.p['track_length']}): the game ends")
             raise GameOver
 
     # ------------------------------------------------------------------ Pressure and Events (5.3)
@@ -175,8 +192,9 @@ class Effects:
         self.reveals += 1
         kind = self.comps.pressure_kind[token["token"]]
         active = self.rs.tables["pressure"][self.comps.pressure_row[token["token"]]]["active"]
-        self.say(f"reveals the Pressure token on space {token['space']}: {kind}"
-                 + ("" if active else " (knocked out: nothing happens)"), a)
+        if self.log is not None:
+            self.say(f"reveals the Pressure token on space {token['space']}: {kind}"
+                     + ("" if active else " (knocked out: nothing happens)"), a)
         if kind == "meteor":
             if active:
                 self.draw_event(a)
@@ -203,8 +221,9 @@ class Effects:
         if not swap:
             return
         theirs = self.seats[other].above
-        self.say(f"swaps its {self.cname(own[i])} above with {self.animal_name(other)}'s "
-                 f"{self.cname(theirs[j])}", a)
+        if self.log is not None:
+            self.say(f"swaps its {self.cname(own[i])} above with {self.animal_name(other)}'s "
+                     f"{self.cname(theirs[j])}", a)
         own[i], theirs[j] = theirs[j], own[i]
 
     def draw_event(self, a: int) -> None:
@@ -217,7 +236,8 @@ class Effects:
             self.event_deck = self.shuffle(self.event_discard, self.comps.event_ident, EVENTS_KIND,
                                            self.shuffles["events"])
             self.event_discard = []
-            self.say(f"the Event deck is rebuilt from its discards (shuffle {self.shuffles['events']})")
+            if self.log is not None:
+                self.say(f"the Event deck is rebuilt from its discards (shuffle {self.shuffles['events']})")
         uid = self.event_deck.pop(0)
         self.resolve_event(a, uid)
         self.event_discard.append(uid)
@@ -225,18 +245,22 @@ class Effects:
     def resolve_event(self, a: int, uid: int) -> None:
         """An Event: actor a; the Totem holder among the targets may ignore it."""
         event = self.events[self.comps.event_row[uid]]
-        self.say(f"draws the Event {event['name']} ({describe_card(event)})", a)
+        if self.log is not None:
+            self.say(f"draws the Event {event['name']} ({describe_card(event)})", a)
         if not self.condition_holds(a, event["condition"]):
-            self.say(f"{event['name']}: condition '{event['condition']}' not met, nothing happens", a)
+            if self.log is not None:
+                self.say(f"{event['name']}: condition '{event['condition']}' not met, nothing happens", a)
             return
         targets = self.targets(a, event["target"], event["effect"])
         holder = self.totem
         if holder in targets:
             if self.decide("IGNORE_EVENT", holder, [0, 1], verb=event["effect"], event=uid) == 1:
                 targets.remove(holder)
-                self.say(f"holds the Totem and ignores {event['name']}", holder)
+                if self.log is not None:
+                    self.say(f"holds the Totem and ignores {event['name']}", holder)
             else:
-                self.say(f"holds the Totem and lets {event['name']} apply", holder)
+                if self.log is not None:
+                    self.say(f"holds the Totem and lets {event['name']} apply", holder)
         for t in targets:
             self.apply(a, event["effect"], event["amount"], t, event["active"])
 
@@ -254,9 +278,11 @@ class Effects:
     def react(self, s: int, uid: int, amount: int) -> None:
         seat, card = self.seats[s], self.card(uid)
         if card["optional"] and self.decide("REACT", s, [0, 1], card=uid) == 0:
-            self.say(f"does not react with {card['name']}", s)
+            if self.log is not None:
+                self.say(f"does not react with {card['name']}", s)
             return
-        self.say(f"reacts with {card['name']} ({describe_card(card)})", s)
+        if self.log is not None:
+            self.say(f"reacts with {card['name']} ({describe_card(card)})", s)
         if self.condition_holds(s, card["condition"]):
             n = amount if card["effect"] == "copy_fury" else card["amount"]
             self.resolve_effect(s, card["effect"], n, card["target"], card["active"])

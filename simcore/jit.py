@@ -1,0 +1,138 @@
+"""The compiled-engine build every numba game shares (docs/design.md, "Compiled engines").
+
+numba keys a cached function on its own file only, while a game's compiled code inlines
+helpers from other files and its bots from strategies/: an edit there could keep running
+the old code. So each game's compiled code is cached in a folder named by a hash of every
+source file it compiles (read as files: nothing is imported from strategies/), simcore's
+own files they all compile (CORE_SOURCES) and the numba version; any edit moves to a new
+folder, and folders unused for KEEP_DAYS are removed when a game compiles.
+
+numba.config.CACHE_DIR is only set while a function's cache is set up (numba picks its
+cache folder then), so other games' caches are untouched.
+
+`GameBuild` is the whole build of a game whose compiled sources are a fixed set of files
+(Capybara, Evo: `kernel` / `policy` decorators, one line on stderr when it compiles);
+Evolution builds one engine per bot set on the same pieces (evolution/build.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+import time
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+
+import numba
+from numba import cfunc, njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+_HERE = Path(__file__).resolve().parent
+TREE = _HERE.parent                 # the folder holding simcore/ and strategies/
+# simcore's files every compiled game compiles code or constants from: this build, the
+# random streams and their compiled form
+CORE_SOURCES = tuple(_HERE / f for f in ("jit.py", "rng.py", "rng_jit.py"))
+KEEP_DAYS = 14                      # cache folders unused for longer are removed
+
+# seat policies are first-class functions, an 'experimental' numba feature
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+def cache_root() -> Path:
+    """Where compiled code is cached: $BALANCELAB_CACHE_DIR, else ~/.cache/balancelab; an
+    empty folder there is a cold cache (how the cold compile time is measured)."""
+    env = os.environ.get("BALANCELAB_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "balancelab"
+
+
+def digest(files) -> str:
+    """A hash of the numba version and each file's path and bytes (the path: two checkouts
+    never share, and overwrite, one cache folder)."""
+    h = hashlib.sha256(numba.__version__.encode())
+    for f in sorted({Path(f).resolve() for f in files}):
+        h.update(str(f).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def folder(game: str, key: str) -> Path:
+    """The cache folder of `game`'s build keyed `key`."""
+    return cache_root() / "numba" / f"{game}-{key}"
+
+
+def python_files(*folders, skip=lambda name: False) -> list:
+    """The .py files in `folders` (a missing folder has none), but those `skip(name)` names."""
+    return [f for d in folders if d.is_dir() for f in sorted(d.glob("*.py")) if not skip(f.name)]
+
+
+@contextmanager
+def _cache_dir(where: Path):
+    old = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(where)
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = old
+
+
+def cached(dispatcher, where: Path):
+    """Turn on numba's on-disk cache of `dispatcher`, in folder `where`."""
+    with _cache_dir(where):
+        dispatcher.enable_caching()
+    return dispatcher
+
+
+def prune(game: str, days: float = KEEP_DAYS) -> None:
+    """Remove `game`'s cache folders not used for `days` days."""
+    cutoff = time.time() - days * 86400
+    for d in (cache_root() / "numba").glob(f"{game}-*"):
+        if d.is_dir():
+            try:
+                newest = max((p.stat().st_mtime for p in d.iterdir()), default=d.stat().st_mtime)
+            except OSError:
+                continue
+            if newest < cutoff:
+                shutil.rmtree(d, ignore_errors=True)
+
+
+# decide(g, rk, kind, seat, n_options, h) -> option index: the policy of one seat, for the
+# engines that ask their bots through one C-callable function (Capybara, Evo).
+DECIDE_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64,
+                         types.uint64)
+
+
+class GameBuild:
+    """The compiled code of one game: every function decorated with `kernel` / `policy` is
+    cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
+    process whose folder is not there yet prints `note` on stderr: a real compile follows."""
+
+    def __init__(self, game: str, sources, note: str):
+        self.game, self.note = game, note
+        self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
+        self._announced = False
+
+    def _announce(self) -> None:
+        if not self._announced and not self.folder.is_dir():
+            print(self.note, file=sys.stderr, flush=True)
+            prune(self.game)
+        self._announced = True
+
+    def kernel(self, f=None, *, inline: bool = False):
+        """njit(nogil) cached in the build's folder; `kernel(inline=True)` for one-liners."""
+        opts = dict(nogil=True)
+        if inline:
+            opts["inline"] = "always"
+
+        def wrap(fn):
+            self._announce()
+            return cached(njit(**opts)(fn), self.folder)
+        return wrap(f) if f is not None else wrap
+
+    def policy(self, f):
+        """A seat policy compiled as a C-callable function of DECIDE_SIG, cached in the
+        build's folder (cfunc compiles at decoration, so the folder is set around it)."""
+        self._announce()
+        with _cache_dir(self.folder):
+            return cfunc(DECIDE_SIG, cache=True)(f)

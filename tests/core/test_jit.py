@@ -1,0 +1,70 @@
+"""The compiled-engine build every numba game shares (simcore/jit.py): the cache folder
+follows every source the game compiles (simcore's shared ones included), a cold build says
+so once on stderr, a warm one is silent; and the compiled random streams (rng_jit.py) are
+rng.py's, bit for bit."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore import jit, rng
+from simcore.games.capybara import jit as capybara_jit
+from simcore.games.evo import jit as evo_jit
+from simcore.rng_jit import add, below, key3
+
+
+def test_an_edit_of_any_source_moves_the_build_to_another_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "rules.py"
+    src.write_text("x = 1\n")
+    before = jit.GameBuild("toy", [src], "toy: compiling").folder
+    assert jit.GameBuild("toy", [src], "toy: compiling").folder == before
+    src.write_text("x = 2\n")
+    assert jit.GameBuild("toy", [src], "toy: compiling").folder != before
+    assert before.parent == tmp_path / "cache" / "numba" and before.name.startswith("toy-")
+
+
+def test_every_game_build_is_keyed_by_its_package_its_bots_and_simcores_shared_sources():
+    assert {(f.parent.name, f.name) for f in jit.CORE_SOURCES} == {
+        ("simcore", "jit.py"), ("simcore", "rng.py"), ("simcore", "rng_jit.py")}
+    games = jit.TREE / "simcore" / "games"
+    capybara = jit.python_files(games / "capybara", jit.TREE / "strategies" / "capybara")
+    evo = jit.python_files(games / "evo", jit.TREE / "strategies" / "evo", skip=evo_jit._never_compiled)
+    for build, sources in ((capybara_jit.BUILD, capybara), (evo_jit.BUILD, evo)):
+        assert any(f.parent.parent.name == "strategies" for f in sources)       # its bots too
+        assert build.folder.name == f"{build.game}-{jit.digest(sources + list(jit.CORE_SOURCES))}"
+        assert build.folder.name != f"{build.game}-{jit.digest(sources)}"
+
+
+def test_a_cold_build_says_so_once_and_a_warm_one_is_silent(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "toy_rules.py"
+    src.write_text("# the toy game's sources\n")
+    cold = jit.GameBuild("toy", [src], "toy: compiling the batch engine")
+
+    def double(x):
+        return 2 * x
+
+    def triple(x):
+        return 3 * x
+
+    f, g = cold.kernel(double), cold.kernel(triple)
+    assert f(21) == 42 and g(2) == 6
+    assert capsys.readouterr().err.count("toy: compiling the batch engine") == 1
+    assert any(cold.folder.rglob("*.nbi"))             # numba's cache index, in the build's folder
+    warm = jit.GameBuild("toy", [src], "toy: compiling the batch engine")
+    warm.kernel(double)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**63 + 17, 2**64 - 1])
+def test_the_compiled_streams_are_rngs_bit_for_bit(seed):
+    for game in (0, 5, 123_456):
+        for address in ((1,), (4, 0, 2), (3, 2, 17, 5)):
+            want = rng.key(seed, game, rng.CHANCE, *address)
+            h = key3(np.uint64(seed), game, rng.CHANCE)
+            for a in address:
+                h = add(np.uint64(h), a)
+            assert np.uint64(h) == want
+            for n in (1, 3, 52, 1000):
+                assert below(np.uint64(h), n) == rng.below(want, n)
