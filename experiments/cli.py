@@ -287,10 +287,13 @@ def cmd_replay(args) -> int:
         raise UserError(f"must be >= 0, got {args.game}", key="--game")
     log: list[str] = []
     fac = None if spec.factions is None else list(spec.factions)
-    ref = game.play_one(rs, spec.players, list(spec.bots), spec.seed, args.game, fac, log=log)
+    from simcore.runner import driver, play
+    ref = play(game, rs, spec.players, list(spec.bots), spec.seed, [args.game], fac, "reference", log)
+    if driver(spec.bots) is not None:               # a search bot's game: rows of one game
+        ref = {k: v[0] for k, v in ref.items() if k != "extra"}
     for line in log:
         print(line)
-    batch = game.play_batch(rs, spec.players, list(spec.bots), spec.seed, np.array([args.game]), fac)
+    batch = play(game, rs, spec.players, list(spec.bots), spec.seed, np.array([args.game]), fac)
     same = (list(np.asarray(batch["score"][0])) == list(ref["score"])
             and list(np.asarray(batch["winner"][0])) == list(ref["winner"])
             and int(batch["rounds"][0]) == int(ref["rounds"]))
@@ -323,6 +326,11 @@ def cmd_bench(args) -> int:
         rs = game.data.load(args.variant)
         spec = run_spec(rs, args.bots, args.players, None, args.seed)
         bots = list(spec.bots)
+        from simcore.runner import driver
+        if driver(bots) is not None:          # a search bot plays the games: its own figures
+            from .bench_search import bench_search, print_search
+            print_search(bench_search(game, rs, spec, args.games, args.ref_games, args.seed))
+            continue
         game.play_batch(rs, spec.players, bots, args.seed, np.arange(200))  # warm up
         t0 = time.process_time()
         w0 = time.perf_counter()

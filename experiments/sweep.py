@@ -28,7 +28,7 @@ import polars as pl
 
 from simcore.errors import UserError
 from simcore.games import get_game
-from simcore.runner import RunSpec, chunk_bounds, games_frame, run_chunk, tallies_frame
+from simcore.runner import RunSpec, chunk_bounds, games_frame, play, run_chunk, tallies_frame
 
 from . import store
 from .config import SweepConfig, load_config
@@ -46,9 +46,9 @@ def play_chunk(spec: RunSpec, start: int, stop: int, track: tuple[int, ...] = ()
         return run_chunk(spec, start, stop)
     game = get_game(spec.ruleset.game)
     idx = np.arange(start, stop, dtype=np.int64)
-    more = {"trajectories": True} if spec.trajectories else {}     # as simcore.runner.run_chunk
-    out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
-                          None if spec.factions is None else list(spec.factions), **more)
+    # as simcore.runner.run_chunk (a line-up with a search bot is played by its driver)
+    out = play(game, spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
+               None if spec.factions is None else list(spec.factions), trajectories=spec.trajectories)
     acquired = np.asarray(out["acquired"])                          # (B, P, E)
     flags = {f"s{s}_has_{e}": acquired[:, s, e] > 0 for s in range(spec.players) for e in track}
     flags.update({f"s{s}_acquired": acquired[:, s, :].sum(axis=1).astype(np.int16) for s in range(spec.players)})

@@ -106,9 +106,29 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[pl.DataFrame, pl.Da
     # trajectories is passed only when asked for: an engine that does not record them
     # keeps its plain signature
     more = {"trajectories": True} if spec.trajectories else {}
-    out = game.play_batch(spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
-                          None if spec.factions is None else list(spec.factions), **more)
+    out = play(game, spec.ruleset, spec.players, list(spec.bots), spec.seed, idx,
+               None if spec.factions is None else list(spec.factions), **more)
     return games_frame(spec, idx, out), tallies_frame(spec, out)
+
+
+def driver(bots):
+    """The first search bot of a line-up (BotLike.plays_games), or None."""
+    return next((b for b in bots if getattr(b, "plays_games", False)), None)
+
+
+def play(game, rs, players: int, bots, seed: int, games, factions=None, engine: str = "batch", log=None,
+         trajectories: bool = False) -> dict:
+    """Games `games` on `engine`, or by the line-up's search bot when it has one: a search bot
+    drives the whole game (protocol.BotLike.play_games); the engine plays the rest."""
+    d = driver(bots)
+    if d is None:
+        if engine == "batch":
+            more = {"trajectories": True} if trajectories else {}
+            return game.play_batch(rs, players, bots, seed, np.asarray(games, dtype=np.int64), factions, **more)
+        return game.play_one(rs, players, bots, seed, int(np.asarray(games).ravel()[0]), factions, log=log)
+    if trajectories or factions is not None:
+        raise UserError(f"bot {d.name!r} plays seats only (no trajectories, no chosen factions yet)", key="bots")
+    return d.play_games(rs, players, bots, seed, np.atleast_1d(np.asarray(games, dtype=np.int64)), engine, log)
 
 
 def games_frame(spec: RunSpec, idx: np.ndarray, out: dict) -> pl.DataFrame:

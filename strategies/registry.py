@@ -58,6 +58,7 @@ def _load(game: str) -> None:
     except ModuleNotFoundError as e:
         if e.name != f"strategies.{game}":
             raise
+    importlib.import_module("strategies.rollout")     # search bots, for games with the protocol
 
 
 def bot_names(game: str) -> list[str]:
@@ -133,6 +134,15 @@ class Bot:
     def reference_policy(self, rs, seat: int):
         return self._impl().reference(rs, seat)
 
+    @property
+    def plays_games(self) -> bool:
+        """A search bot (strategies/rollout.py) plays whole games itself (protocol.BotLike)."""
+        _load(self.game)
+        return bool(getattr(_BOTS.get((self.game, self.base or self.name)), "plays_games", False))
+
+    def play_games(self, rs, players: int, bots, seed: int, games, engine: str = "batch", log=None):
+        return self._impl().play_games(rs, players, bots, seed, games, engine, log)
+
     def __str__(self) -> str:
         return self.name
 
@@ -175,6 +185,11 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
     if not base:
         raise _bad(spec, "no bot name before ':' or '+'")
     known = bot_names(game)
+    if base == "rollout" and base not in known:
+        from simcore.games import get_game
+        from .rollout import missing
+        raise UserError(f"bot 'rollout' needs the search protocol, which {game} does not provide yet "
+                        f"(missing: {', '.join(missing(get_game(game)))}; docs/rollout.md)", key="bots")
     if base not in known:
         import difflib
         close = difflib.get_close_matches(base, known, n=1)
@@ -214,6 +229,8 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
     check = getattr(cls, "check_options", None)
     if check is not None and options:      # e.g. a weights file: read it now, before any game
         check(dict(options))
+    if getattr(cls, "plays_games", False):
+        cls(**dict(options))               # a search bot checks its options now (k, base, kinds)
     if not options and restriction is None:
         return Bot(game, base)
     return Bot(game, spec, tuple(options), base, restriction)

@@ -21,7 +21,15 @@ import numpy as np
 
 
 class BotLike(Protocol):
-    """A seat's bot as handed to a game: it builds the policy each engine calls."""
+    """A seat's bot as handed to a game: it builds the policy each engine calls.
+
+    Optional driver hook (search bots, issue 12: strategies/rollout.py). A compiled engine
+    cannot call Python mid-game, so a bot that searches plays whole games itself: when
+    `plays_games` is true, the runner (simcore.runner.play) calls
+    `play_games(rs, players, bots, seed, games, engine, log) -> Outcome` instead of the
+    engine, with the whole line-up; its policies (batch_policy / reference_policy) are then
+    those of its base bot. simcore only reads the attribute: it never imports strategies.
+    """
 
     name: str
 
@@ -99,3 +107,44 @@ class Game(Protocol):
         draws it with reports/map_plot.py): {"zones": [{"name", "x", "y", "terrain", "coast",
         "start"}, ...], "edges": [[name, name], ...], "terrains": [...]}; None for a game
         without a board."""
+
+
+class Searchable(Protocol):
+    """The search protocol (issue 12, docs/rollout.md): what a game adds to `Game` so that
+    search bots (`rollout`) can play it. A game without these members has no `rollout` bot
+    (asking for one is a UserError naming what is missing). The shared suite
+    (tests/games/test_rollout_shared.py) checks every game that provides them.
+
+    A decision point is a saved JSON state (state_io) at which `run_state(..., until=
+    search_until)` stops; there, one seat takes its first decision of a searched kind.
+    """
+
+    search_kinds: tuple[str, ...]   # decision kinds a search bot can search at a saved state
+    search_until: str               # the run_state `until` that stops at the decision points
+    score_sense: int                # +1: a higher score is better, -1: lower (the search's margin)
+
+    def decision_point(self, rs, state: dict) -> tuple[int, str] | None:
+        """(seat, kind) of the decision the saved `state` asks first, when its kind is in
+        search_kinds and it has options; None otherwise (and at the end)."""
+
+    def legal_options(self, rs, state: dict, seat: int, kind: str) -> list:
+        """The options of that decision in the engines' order (option i = index i), as
+        labels; equal labels are equal moves (a search tries only the first)."""
+
+    def determinize(self, rs, state: dict, seat: int, key: int) -> dict:
+        """`state` with what `seat` cannot see (opponents' hands, deck orders, face-down
+        cards) re-dealt from the stream of `key`, consistently with what it saw (its hand,
+        face-up cards, counts). It must depend only on what the seat saw: two states that
+        differ only in hidden information give the same result for the same key."""
+
+    def branch(self, rs, states: list, seat: int, kind: str, options, bots: Sequence[BotLike],
+               seed: int, game: int, keys) -> Outcome:
+        """Start a batch from a decision point: each state of `states` (K determinizations
+        of one point) loaded into the batch engine, each option of `options` forced as the
+        `kind` decision of `seat`, every game played to the end by `bots`; continuation
+        (o, k) runs on seed keys[k] (its own streams) and is row o * K + k. bots[seat] must
+        follow a script (the option is written as its one scripted choice) and fall back to
+        its base bot (e.g. capybara's `script:then=greedy`)."""
+
+    def state_outcome(self, rs, players: int, raw: dict) -> Outcome:
+        """run_state's end outcome (its second value) as the Outcome of one game (B = 1)."""

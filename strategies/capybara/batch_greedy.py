@@ -34,6 +34,7 @@ from simcore.games.capybara.table import (apply_tokens, banned_for, effect_optio
 # script rows after row 0 ([mode, ent]), in default.toml's order: read at run time, so a
 # new weights file compiles nothing (registered.greedy_script writes them).
 W_KEEP_CANCEL, W_CANCEL_FATIGUE, W_NEXT_CARD, W_DOUBLE, W_CROWN = range(5)
+N_WEIGHTS = 5                 # weights/default.toml's [weights], in this order
 
 
 @kernel

@@ -95,10 +95,17 @@ class Random:
 
 @register("capybara", "script", doc="plays the choices a scenario lists for its seat")
 class Script:
-    """`Bot("capybara", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`."""
+    """`Bot("capybara", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`;
+    `then="greedy"` or `"random"`: that bot plays on once the choices run out (script_then.py)
+    instead of the game stopping."""
 
-    def __init__(self, choices=()):
+    def __init__(self, choices=(), then=""):
+        from .script_then import FALLBACKS
         self.choices = list(choices or [])
+        if then not in ("",) + FALLBACKS:
+            raise UserError(f"a script falls back to one of {', '.join(FALLBACKS)}, got then={then!r}",
+                            key="bots")
+        self.then = then
 
     def batch(self, rs):
         from .batch_bots import script_policy
@@ -109,7 +116,14 @@ class Script:
                 raise UserError(f"choice {k}: expected {{\"kind\": one of {', '.join(DECISIONS)}, "
                                 f"\"option\": int}}, got {c!r}", key="choices")
             rows.append((DECISIONS.index(kind), c["option"]))
+        if self.then:
+            from . import script_then
+            return BatchPolicy(getattr(script_then, f"script_then_{self.then}_policy"),
+                               script_then.script_rows(self.then, rows))
         return BatchPolicy(script_policy, rows)
 
     def reference(self, rs, seat):
+        if self.then:
+            from .script_then import ScriptThenBot
+            return ScriptThenBot(seat, self.choices, _reference(self.then, rs, seat))
         return _reference("script", rs, seat, choices=self.choices)

@@ -92,10 +92,40 @@ class CapybaraGame:
         return out[0], _outcome(out[1])
 
 
-# The outcome fields both engines report from a state (the reference adds its own extras).
-
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
+
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    search_kinds = ("action",)
+    search_until = "turn"              # run_state stops at the turn start, the decision point
+    score_sense = -1                   # fatigue: lower is better
+
+    def decision_point(self, rs, state):
+        from .search import decision_point
+        return decision_point(rs, state)
+
+    def legal_options(self, rs, state, seat, kind) -> list:
+        from .search import legal_options
+        return legal_options(rs, state, seat, kind)
+
+    def determinize(self, rs, state, seat, key) -> dict:
+        from .search import determinize
+        return determinize(rs, state, seat, key)
+
+    def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
+        from .branch import branch
+        return _common(branch(rs, states, seat, kind, options, bots, seed, game, keys))
+
+    def state_outcome(self, rs, players, raw) -> dict:
+        """run_state's end outcome (its second value) as the Outcome of one game (B = 1)."""
+        out = {k: np.asarray(raw[k])[None] for k in ("fatigue", "winner", "rounds", "end_reason", "played",
+                                                     "turns", "revolutions", "boxed")}
+        out["winner"] = out["winner"].astype(bool)
+        out["faction"] = np.arange(players)[None]
+        return _common(out)
+
+
+# The outcome fields both engines report from a state (the reference adds its own extras).
 
 
 OUTCOME_FIELDS = ("fatigue", "winner", "rounds", "end_reason", "played", "turns", "revolutions", "boxed",

@@ -1,0 +1,161 @@
+"""The `rollout` bot (issue 12 item 1): flat Monte Carlo search over the game protocol.
+
+At a searched decision the bot tries every distinct legal option: for each it plays K
+continuations to the end on the batch engine, all options x K games in one batch
+(`Game.branch`), every seat played by the base policy (default: the game's default bot),
+and takes the option with the best mean result: win share, then score margin (its score
+against the best other seat's, in the game's `score_sense`). Ties go to the lowest option.
+
+No cheating: continuation k starts from `Game.determinize(state, seat, key_k)`, the state
+with what the seat cannot see re-dealt consistently with what it saw. Reproducible:
+key_k = rng.key(seed, game, SEARCH, turn, seat, k), derived from the decision's address,
+and the same k uses the same determinization and streams for every option (common random
+numbers: a 16-continuation comparison is then sharp).
+
+The compiled engines cannot call Python mid-game, so this bot is a driver, not a policy
+(`plays_games = True`, protocol.BotLike): the runner hands it the whole game. It plays one
+game at a time from `Game.new_state`, turn by turn with `Game.run_state(until=
+Game.search_until)`; at a searched decision point (`Game.decision_point`) of a rollout
+seat it forces the chosen option through a script bot that falls back to the base bot
+(`script:then=BASE`); every other decision is the base bot's. docs/rollout.md.
+
+    balancelab run capybara --bots rollout:k=16,base=greedy,greedy,greedy,greedy
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcore import rng
+from simcore.errors import UserError
+from simcore.games import GAMES, get_game
+
+from .registry import _BOTS, Bot, bot_names, register
+
+SEARCH = 3            # the stream of a search's continuations (rng.CHANCE = 1, rng.BOT = 2)
+REQUIRED = ("search_kinds", "search_until", "decision_point", "legal_options", "determinize", "branch",
+            "state_outcome")
+
+
+def missing(game) -> list[str]:
+    """The search protocol's members a game adapter does not provide (protocol.Searchable)."""
+    return [m for m in REQUIRED if not hasattr(game, m)]
+
+
+class Rollout:
+    """Flat Monte Carlo search: `rollout:k=16,base=greedy,kinds=action` (kinds: '/'-separated)."""
+
+    plays_games = True
+    game = ""                          # set by the per-game registration below
+
+    def __init__(self, k=16, base="", kinds=""):
+        g = get_game(self.game)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise UserError(f"rollout: k (continuations per option) must be a whole number >= 1, got {k!r}",
+                            key="bots")
+        base = str(base or g.default_bot)
+        script = _BOTS.get((self.game, "script"))
+        able = [n for n in bot_names(self.game) if script is not None and _falls_back(script, n)]
+        if base not in able:
+            raise UserError(f"rollout: unknown base bot {base!r} for {self.game}; base bots: {', '.join(able)}",
+                            key="bots")
+        names = [x.strip() for x in str(kinds).split("/") if x.strip()] or list(g.search_kinds)
+        bad = [x for x in names if x not in g.search_kinds]
+        if bad:
+            raise UserError(f"rollout: unknown decision kind {bad[0]!r} for {self.game}; kinds it can search: "
+                            f"{', '.join(g.search_kinds)}", key="bots")
+        self.k, self.base, self.kinds = k, base, tuple(names)
+
+    # the engines' faces: a rollout seat handed to an engine directly plays as its base
+    def batch(self, rs):
+        return Bot(self.game, self.base).batch_policy(rs)
+
+    def reference(self, rs, seat):
+        return Bot(self.game, self.base).reference_policy(rs, seat)
+
+    def forcing(self, choices=()) -> Bot:
+        """The base bot playing `choices` first (a script that falls back to it)."""
+        return Bot(self.game, f"script:then={self.base}", (("choices", tuple(choices)), ("then", self.base)),
+                   "script")
+
+    def choose(self, rs, state, seat, kind, options, seed, game) -> int:
+        """The index into `options` (option indices of the decision) with the best mean result."""
+        g = get_game(self.game)
+        turn = int(state.get("turn", 0))
+        keys = [int(rng.key(seed, game, SEARCH, turn, seat, k)) for k in range(self.k)]
+        states = [g.determinize(rs, state, seat, key) for key in keys]
+        P = len(state["seats"])
+        bots = [self.forcing() if s == seat else Bot(self.game, self.base) for s in range(P)]
+        out = g.branch(rs, states, seat, kind, options, bots, seed, game, keys)
+        win, margin = result_of(out, seat, getattr(g, "score_sense", 1))
+        win = win.reshape(len(options), self.k).mean(axis=1)
+        margin = margin.reshape(len(options), self.k).mean(axis=1)
+        return max(range(len(options)), key=lambda i: (round(win[i], 9), round(margin[i], 9), -i))
+
+    def play_games(self, rs, players, bots, seed, games, engine="batch", log=None) -> dict:
+        return play_games(self.game, rs, players, bots, seed, games, engine, log)
+
+
+def _falls_back(script, name) -> bool:
+    try:
+        script(then=name)
+    except (UserError, TypeError):
+        return False
+    return True
+
+
+def result_of(out, seat, sense):
+    """Per row of an Outcome: the seat's win share and its score margin (own score minus the
+    best other seat's, signed so that higher is better)."""
+    winner = np.asarray(out["winner"], bool)
+    share = np.where(winner[:, seat], 1.0 / np.maximum(winner.sum(axis=1), 1), 0.0)
+    score = sense * np.asarray(out["score"], np.float64)
+    others = np.delete(score, seat, axis=1)
+    return share, score[:, seat] - others.max(axis=1)
+
+
+def play_games(game_name, rs, players, bots, seed, games, engine="batch", log=None) -> dict:
+    """Outcome (protocol.Outcome, one row per game of `games`) of games with search bots."""
+    rows = [play_one(game_name, rs, players, bots, seed, int(k), engine, log) for k in np.asarray(games)]
+    if not rows:
+        raise UserError("no games to play", key="games")
+    out = {k: np.concatenate([r[k] for r in rows]) for k in ("score", "winner", "rounds", "end_reason",
+                                                             "faction", "acquired")}
+    out["extra"] = {k: np.concatenate([r["extra"][k] for r in rows]) for k in rows[0]["extra"]}
+    return out
+
+
+def play_one(game_name, rs, players, bots, seed, game, engine="batch", log=None) -> dict:
+    """One game: searched decisions by each rollout seat, everything else by the bots."""
+    g = get_game(game_name)
+    searchers = [b._impl() if getattr(b, "plays_games", False) else None for b in bots]
+    plain = [sr.forcing() if sr else b for sr, b in zip(searchers, bots)]
+    state = g.new_state(rs, players, plain, seed, game)
+    while True:
+        point = g.decision_point(rs, state)
+        now = plain
+        if point is not None and searchers[point[0]] and point[1] in searchers[point[0]].kinds:
+            seat, kind = point
+            sr = searchers[seat]
+            labels = g.legal_options(rs, state, seat, kind)
+            firsts = [i for i, lab in enumerate(labels) if lab not in labels[:i]]   # distinct moves
+            best = firsts[sr.choose(rs, state, seat, kind, firsts, seed, game)] if len(firsts) > 1 else firsts[0]
+            now = list(plain)
+            now[seat] = sr.forcing([{"kind": kind, "option": best}])
+            if log is not None:
+                log.append(f"rollout seat {seat}: {kind} option {best} {labels[best]} "
+                           f"(searched {len(firsts)} of {len(labels)} options x {sr.k})")
+        state, raw = g.run_state(engine, rs, state, now, seed, game, g.search_until,
+                                 log=log if engine == "reference" else None)
+        if raw is not None:
+            return g.state_outcome(rs, players, raw)
+
+
+def _register() -> None:
+    """`rollout` for every game whose adapter provides the search protocol."""
+    for name in GAMES:
+        if not missing(get_game(name)) and (name, "rollout") not in _BOTS:
+            register(name, "rollout", doc="flat Monte Carlo search on the batch engine (docs/rollout.md)")(
+                type(f"Rollout_{name}", (Rollout,), {"game": name}))
+
+
+_register()
