@@ -9,8 +9,9 @@ results are the same whatever the backend, the number of workers or the interrup
 
 Compiled engines (numba) are built once, here, before the chunks fan out (`warm_up`), on
 every backend including a remote scheduler; workers then load the build from numba's
-cache (`__pycache__` beside the sources, or NUMBA_CACHE_DIR). Workers on other machines
-see that cache only if they share the source tree or NUMBA_CACHE_DIR with this process.
+cache (simcore/jit.py: `$BALANCELAB_CACHE_DIR/numba/<game>-<hash>`, default
+~/.cache/balancelab). Workers on other machines see that cache only if they share
+BALANCELAB_CACHE_DIR (and the same sources) with this process.
 """
 from __future__ import annotations
 
