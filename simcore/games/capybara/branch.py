@@ -3,7 +3,7 @@ protocol: docs/rollout.md).
 
 `branch` loads K saved states (the K determinizations of one decision point) into flat
 game arrays once, then plays options x K continuations to the end in one compiled loop:
-continuation (o, k) copies state k, writes option o as the deciding seat's one scripted
+continuation (o, k) copies state k, appends option o to the deciding seat's script as its one
 choice (its bot follows its script, then its base policy: `script:then=greedy`), seeds the
 engine with key k and plays to the end. Row o * K + k of the outcome is continuation (o, k).
 
@@ -33,9 +33,12 @@ def play_branches(gs, rk, u0, pol, seat, kind, options, keys, fat, left, nstr, w
     for o in range(O):
         for k in range(K):
             g[:] = gs[k]
-            g[at] = kind
-            g[at + 1] = options[o]
-            g[rk[O_SCRIPT_N] + seat] = 1
+            # the forced option goes after the rows the seat's policy packed (a greedy
+            # fallback keeps its own rows, its weights among them, first)
+            n0 = g[rk[O_SCRIPT_N] + seat]
+            g[at + n0 * 2] = kind
+            g[at + n0 * 2 + 1] = options[o]
+            g[rk[O_SCRIPT_N] + seat] = n0 + 1
             g[rk[O_SPOS] + seat] = 0
             u[:] = u0
             u[0] = keys[k]
