@@ -27,7 +27,7 @@ from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
-from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, place, sim_take,
+from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
                                           to_sim)
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's

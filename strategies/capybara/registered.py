@@ -10,6 +10,7 @@ from simcore.games.capybara.codes import DECISIONS
 from simcore.errors import UserError
 
 from ..registry import register
+from ..weights import Weighted
 
 
 class BatchPolicy:
@@ -35,28 +36,11 @@ def greedy_script(weights, mode: int = 0, ent: int = -1) -> list:
 
 
 @register("capybara", "greedy", doc="takes the option that leaves it the least fatigue (contract 13)")
-class Greedy:
+class Greedy(Weighted):
     """Takes `weights=FILE` (strategies/capybara/weights/, default.toml by default) and
     +favor:CARD / +avoid:CARD (restricted.py)."""
 
-    restrictable = True
-    default_weights = None            # a file name under weights/ (None: default.toml)
-
-    def __init__(self, weights=None, restriction=None):
-        self.weights_file = weights
-        self.restriction = restriction
-
-    @staticmethod
-    def check_options(options: dict) -> None:
-        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
-        from ..weights import load
-        load("capybara", options.get("weights"))
-
-    def _weights(self):
-        from ..weights import load, weights_dir
-        if self.weights_file is None and self.default_weights is not None:
-            return load("capybara", weights_dir("capybara") / self.default_weights)
-        return load("capybara", self.weights_file)
+    game = "capybara"
 
     def _data(self, rs):
         from .restricted import MODES

@@ -14,30 +14,9 @@ from __future__ import annotations
 from simcore import rng
 from simcore.errors import UserError
 
-from ..script import take_scripted
+from ..script import ScriptBot
+from ..uniform import RandomBot
 from .greedy_constants import EVENT_WORTH, KILL, NEAR_CAP, W_NOW, W_SAFE, WORTH
-
-
-class RandomBot:
-    """Uniform over the options, from the decision's own hash (contract section 2)."""
-
-    name = "random"
-
-    def choose(self, decision, view) -> int:
-        return int(rng.below(decision.h, len(decision.options)))
-
-
-class ScriptBot:
-    """Plays the choices listed for its seat, in order; checks each kind."""
-
-    name = "script"
-
-    def __init__(self, seat: int, choices=()):
-        self.seat = seat
-        self.items = list(choices or [])
-
-    def choose(self, decision, view) -> int:
-        return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
 
 
 def pick(scores, h, floor: bool = False) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.build import Policy, inline, kernel
+from simcore.games.evolution.build import Policy, kernel
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
 from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
                                             below, has, key_add, key_start)

@@ -7,7 +7,7 @@ decisions (tests/evolution/test_compiled_bots.py).
 from __future__ import annotations
 
 from ..registry import register
-from ..weights import load, weights_dir
+from ..weights import Weighted
 from . import compiled, restricted
 from .greedy import Greedy as _Greedy
 from .random_bot import RandomBot as _Random
@@ -26,27 +26,12 @@ class _Both:
 
 
 @register("evolution", "greedy", doc="feeds the hungriest species, plays the traits it scores highest")
-class Greedy(_Both):
+class Greedy(Weighted, _Both):
     """Takes `weights=FILE` (strategies/evolution/weights/, default.toml by default) and
     +favor:TRAIT / +avoid:TRAIT (restricted.py)."""
 
     impl = _Greedy
-    restrictable = True
-    default_weights = None            # a file name under weights/ (None: default.toml)
-
-    def __init__(self, weights=None, restriction=None):
-        self.weights_file = weights
-        self.restriction = restriction
-
-    @staticmethod
-    def check_options(options: dict) -> None:
-        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
-        load("evolution", options.get("weights"))
-
-    def _weights(self):
-        if self.weights_file is None and self.default_weights is not None:
-            return load("evolution", weights_dir("evolution") / self.default_weights)
-        return load("evolution", self.weights_file)
+    game = "evolution"
 
     def batch(self, rs):
         if self.restriction is None:

@@ -13,8 +13,6 @@ greedy game never pays for it). `view` is the reference Game, read only.
 from __future__ import annotations
 
 from . import values
-from ..script import ScriptBot  # noqa: F401  (registered.py imports both from here)
-from ..uniform import RandomBot  # noqa: F401
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
          "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT")

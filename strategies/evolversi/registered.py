@@ -7,9 +7,11 @@ Each engine is handed the policy it calls: the batch engine the bot's batch form
 from __future__ import annotations
 
 from ..registry import register
-from ..weights import load, weights_dir
+from ..weights import Weighted
 from .batch_policies import GreedyBatch, RandomBatch, ScriptBatch
-from .reference_bots import GreedyBot, RandomBot, ScriptBot
+from ..script import ScriptBot
+from ..uniform import RandomBot
+from .reference_bots import GreedyBot
 from .restricted import RestrictedGreedyBatch, RestrictedGreedyBot
 
 _GREEDY: dict = {}        # (ruleset hash, weights) -> its GreedyBatch (stateless: shared by all seats)
@@ -17,26 +19,11 @@ _RANDOM = RandomBatch()
 
 
 @register("evolversi", "greedy", doc="buys and plays the cards with the best printed value")
-class Greedy:
+class Greedy(Weighted):
     """Takes `weights=FILE` (strategies/evolversi/weights/, default.toml by default) and
     +favor:CARD / +avoid:CARD (restricted.py)."""
 
-    restrictable = True
-    default_weights = None            # a file name under weights/ (None: default.toml)
-
-    def __init__(self, weights=None, restriction=None):
-        self.weights_file = weights
-        self.restriction = restriction
-
-    @staticmethod
-    def check_options(options: dict) -> None:
-        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
-        load("evolversi", options.get("weights"))
-
-    def _weights(self):
-        if self.weights_file is None and self.default_weights is not None:
-            return load("evolversi", weights_dir("evolversi") / self.default_weights)
-        return load("evolversi", self.weights_file)
+    game = "evolversi"
 
     def _rows(self, rs):
         return self.restriction.ids("evolversi", rs)      # entity ids are cards.csv rows

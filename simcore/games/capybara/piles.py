@@ -5,9 +5,7 @@ taking and refilling strikes, the Revolution (contract 2, 3, 7, 9).
 """
 from __future__ import annotations
 
-import numpy as np
-
-from ...rng_jit import add, key3, mix  # noqa: F401  (simcore.rng compiled; re-exported)
+from ...rng_jit import add, key3  # noqa: F401  (simcore.rng compiled; re-exported)
 from .codes import SYM_ALL_PLACE, SYM_BANNED, SYM_PLUS_ONE
 from .jit import kernel
 from .state import (G_DISC_N, G_SDLEN, G_SDTOP, O_DISC, O_LOCK, O_LOCK_N, O_SFAT, O_SDECK, O_SLOT,

@@ -18,13 +18,11 @@ Not kept: what a crown_peek showed its seat (a search bot then knows less than i
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ... import rng
 from .schema import design_key
+from .state_io import REVOLUTION
 
 SEARCH_KINDS = ("action",)
-REVOLUTION = "Revolution"
 _POOL, _STRIKES, _REV = 1, 2, 3          # addresses of the determinization's draws
 
 

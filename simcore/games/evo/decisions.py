@@ -20,8 +20,6 @@ nothing else. It reports a scripted-choice mismatch by setting g[G_ERR] (codes.E
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ...rng import BOT, CHANCE
 from .codes import (E_ADRENALINE, E_ATTACK_HORNS, E_BIRTH_RANGE, E_CAVE, E_CHAMELEON, E_COASTAL,
                     E_DEFENCE_HORNS, E_EGGS, E_FLOOR, E_FUR, E_HORNS, E_KILLER, E_MOVE_POINTS, E_SIXTH,
@@ -37,7 +35,7 @@ from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_R
 
 # ------------------------------------------------------------------ random streams
 
-from ...rng_jit import add, below, key3, mix  # noqa: F401  (compiled simcore.rng, re-exported)
+from ...rng_jit import add, below, key3  # noqa: F401  (compiled simcore.rng, re-exported)
 
 
 @kernel

@@ -16,7 +16,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from .build import inline, kernel
+from .build import inline
 from .schema import Cards, Rules
 from .state import State
 from .traits import FAT_TISSUE, FERTILE, LONG_NECK
@@ -97,4 +97,4 @@ def works(a, rk, b, p, s, t):
 # ---------------------------------------------------------------- random streams (= simcore.rng)
 
 # key_start(seed, game, stream), extended by key_add(h, a) per address part; below(h, n)
-from ...rng_jit import add as key_add, below, key3 as key_start, mix  # noqa: F401  (re-exported)
+from ...rng_jit import add as key_add, below, key3 as key_start  # noqa: F401  (re-exported)
