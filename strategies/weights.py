@@ -124,6 +124,23 @@ def load(game: str, path=None) -> Weights:
     if path is None or str(path) == "default":
         return default(game)
     path = Path(str(path))
+    try:                # a file is read once per version: a reference run asks for it every game
+        st = path.stat()
+        stamp = (game, str(path.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None    # missing: _read says so
+    if stamp in _LOADED:
+        return _LOADED[stamp]
+    w = _parse(game, s, path)
+    if stamp is not None:
+        _LOADED[stamp] = w
+    return w
+
+
+_LOADED: dict = {}      # (game, file, mtime_ns, size) -> its Weights
+
+
+def _parse(game: str, s: "Schema", path: Path) -> Weights:
     doc = _read(path)
     table = doc.get("weights")
     if not isinstance(table, dict):
@@ -198,3 +215,28 @@ def comments(game: str) -> dict:
         elif in_weights and "=" in s and "#" in s:
             out[s.split("=", 1)[0].strip()] = s.split("#", 1)[1].strip()
     return out
+
+
+class Weighted:
+    """The weights face of a game's greedy bot class (each game's registered.py): `weights=FILE`
+    plays that file over the game's default.toml; a subclass with `default_weights` (a file
+    name under weights/, e.g. the `trained` bot) plays that file when none is given. Also
+    takes the restricted-play modifier (`restriction=`)."""
+
+    game: str = ""
+    restrictable = True
+    default_weights: str | None = None
+
+    def __init__(self, weights=None, restriction=None):
+        self.weights_file = weights
+        self.restriction = restriction
+
+    @classmethod
+    def check_options(cls, options: dict) -> None:
+        """A bad weights file is a UserError when the spec is read (registry.make_bot)."""
+        load(cls.game, options.get("weights"))
+
+    def _weights(self) -> "Weights":
+        if self.weights_file is None and self.default_weights is not None:
+            return load(self.game, weights_dir(self.game) / self.default_weights)
+        return load(self.game, self.weights_file)

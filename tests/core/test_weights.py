@@ -28,7 +28,7 @@ def test_default_file_names_every_weight_with_a_comment_and_bounds_around_it(gam
 @pytest.mark.parametrize("game", TRAINABLE)
 def test_a_file_with_some_weights_keeps_the_defaults_of_the_rest(game, tmp_path):
     s = W.schema(game)
-    name, (lo, hi) = s.names[0], s.bounds[0]
+    name, (_, hi) = s.names[0], s.bounds[0]
     f = tmp_path / "w.toml"
     f.write_text(f"[weights]\n{name} = {hi}\n")
     w = W.load(game, f)
@@ -53,7 +53,7 @@ def _write(tmp_path, text):
 ])
 def test_a_bad_weights_file_is_a_user_error_naming_the_file_and_key(game, case, expect, tmp_path):
     s = W.schema(game)
-    name, (lo, hi) = s.names[0], s.bounds[0]
+    name, (_, hi) = s.names[0], s.bounds[0]
     text = {"unknown": "[weights]\nno_such_weight = 1\n",
             "type": f'[weights]\n{name} = "high"\n',
             "range": f"[weights]\n{name} = {hi + 100}\n",
@@ -105,3 +105,17 @@ def test_a_new_weights_file_changes_the_games_without_recompiling(game, tmp_path
     moved = g.play_batch(rs, 4, make_bots(game, f"greedy:weights={f}", 4, rs), 5, games)
     assert _engine_signatures(game) == before
     assert (np.asarray(plain["score"]) != np.asarray(moved["score"])).any()
+
+
+@pytest.mark.parametrize("game", TRAINABLE)
+def test_an_edited_weights_file_is_read_again(game, tmp_path):
+    """load() keeps a file's weights per version (a reference run asks every game): an edit
+    to the file is seen at once, never the cached values."""
+    s = W.schema(game)
+    name, (lo, hi) = s.names[0], s.bounds[0]
+    f = tmp_path / "w.toml"
+    f.write_text(f"[weights]\n{name} = {hi}\n")
+    assert W.load(game, f)[name] == hi
+    assert W.load(game, f) is W.load(game, f)
+    f.write_text(f"[weights]\n{name} = {lo}\n\n")
+    assert W.load(game, f)[name] == lo
