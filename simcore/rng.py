@@ -7,7 +7,8 @@ game indices at once; the reference engine hashes one game (a length-1 array or 
 int). Both get identical numbers for the same address.
 
 Streams: CHANCE (shuffles, setup) and BOT (decisions) are separate, so changing a bot
-never changes the deals.
+never changes the deals; SEARCH is a search bot's own (its determinizations and
+continuations: strategies/rollout.py), so searching never moves the game's draws.
 
 Addresses are small non-negative integers (kind codes, seat, round, counters, card uids).
 """
@@ -19,6 +20,7 @@ import numpy as np
 
 CHANCE = 1
 BOT = 2
+SEARCH = 3
 
 _M64 = 0xFFFFFFFFFFFFFFFF
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -8,7 +8,7 @@ against the best other seat's, in the game's `score_sense`). Ties go to the lowe
 
 No cheating: continuation k starts from `Game.determinize(state, seat, key_k)`, the state
 with what the seat cannot see re-dealt consistently with what it saw. Reproducible:
-key_k = rng.key(seed, game, SEARCH, turn, seat, k), derived from the decision's address,
+key_k = rng.key(seed, game, rng.SEARCH, turn, seat, k), derived from the decision's address,
 and the same k uses the same determinization and streams for every option (common random
 numbers: a 16-continuation comparison is then sharp).
 
@@ -31,7 +31,6 @@ from simcore.games import GAMES, get_game
 
 from .registry import _BOTS, Bot, bot_names, register
 
-SEARCH = 3            # the stream of a search's continuations (rng.CHANCE = 1, rng.BOT = 2)
 REQUIRED = ("search_kinds", "search_until", "decision_point", "legal_options", "determinize", "branch",
             "state_outcome")
 
@@ -81,7 +80,7 @@ class Rollout:
         """The index into `options` (option indices of the decision) with the best mean result."""
         g = get_game(self.game)
         turn = int(state.get("turn", 0))
-        keys = [int(rng.key(seed, game, SEARCH, turn, seat, k)) for k in range(self.k)]
+        keys = [int(rng.key(seed, game, rng.SEARCH, turn, seat, k)) for k in range(self.k)]
         states = [g.determinize(rs, state, seat, key) for key in keys]
         P = len(state["seats"])
         bots = [self.forcing() if s == seat else Bot(self.game, self.base) for s in range(P)]

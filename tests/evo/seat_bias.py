@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore import rng
 from simcore.games.evo import maps, reference
 from simcore.games.evo.schema import GAME_DATA
 from strategies.evo.reference_bots import GreedyBot
