@@ -295,6 +295,8 @@ class Game(Effects, StateInOut):
                 moved, after = True, -1
                 continue
             size = self.hand_size()
+            if all(not (x.hand or x.above or x.below) for x in self.seats):
+                self.log_hands(size)                  # the round's first draws
             for s, seat in enumerate(self.seats):
                 if not (seat.hand or seat.above or seat.below):
                     before = len(seat.hand)
@@ -324,11 +326,7 @@ class Game(Effects, StateInOut):
     def play_cards(self) -> None:
         """Phase 1: every animal draws its hand (seat order), then every animal places it."""
         size = self.hand_size()
-        if self.log is not None:
-            self.say(f"hands of {size} cards; pawns "
-                     + ", ".join(f"{self.animal_name(s)} {seat.position}"
-                                 for s, seat in enumerate(self.seats))
-                     + f"; Totem: {self.animal_name(self.totem)}")
+        self.log_hands(size)
         for s, seat in enumerate(self.seats):
             if not (seat.hand or seat.above or seat.below):
                 self.draw_hand(s, size)
@@ -336,6 +334,13 @@ class Game(Effects, StateInOut):
             if not (seat.above or seat.below):
                 self.place(s)
         self.phase = "order"
+
+    def log_hands(self, size: int) -> None:
+        if self.log is not None:
+            self.say(f"hands of {size} cards; pawns "
+                     + ", ".join(f"{self.animal_name(s)} {seat.position}"
+                                 for s, seat in enumerate(self.seats))
+                     + f"; Totem: {self.animal_name(self.totem)}")
 
     def draw_hand(self, s: int, size: int) -> None:
         """Draw `size` cards; an empty deck is rebuilt from the discards, then the Power fires."""
