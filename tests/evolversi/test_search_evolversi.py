@@ -50,6 +50,21 @@ def test_every_place_stop_is_a_decision_point_of_the_first_seat_still_to_place(p
         assert G.decision_point(RS, state) is None                 # mid-round states are not
 
 
+@pytest.mark.parametrize("players,bot", [(2, "random"), (5, "greedy")])
+def test_both_engines_stop_at_the_same_place_states(players, bot):
+    """until="place" (rules.to_place, reference Game.play_to_place) on either engine gives
+    the same state at every stop, and the same end."""
+    bots = make_bots("evolversi", bot, players)
+    batch = ref = G.new_state(RS, players, bots, 6, 1)
+    n = 0
+    while not batch["ended"]:
+        batch, b_out = G.run_state("batch", RS, batch, bots, 6, 1, "place")
+        ref, r_out = G.run_state("reference", RS, ref, bots, 6, 1, "place")
+        assert batch == ref, n
+        n += 1
+    assert b_out == r_out and n > players * 3
+
+
 def _pools(state, seat, piles):
     return Counter(c for p in piles for c in state["seats"][seat][p])
 
