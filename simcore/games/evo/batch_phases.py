@@ -189,6 +189,23 @@ def draw_genes(g, rk, u):
 
 
 @kernel
+def draw_lab(g, rk, u):
+    """run_state's until "lab": the coming mutation phase's draw made now and kept as the
+    state's forced draws (still in the bag, contract 15); the lab columns are left empty."""
+    P = rk[R_P]
+    draw_genes(g, rk, u)
+    n = 0
+    for c in range(1, P):
+        e = g[rk[O_LAB_GENE] + c]
+        if e >= 0:
+            g[rk[O_BAG] + e] += 1
+            g[rk[O_DRAWS] + n] = e
+            n += 1
+        g[rk[O_LAB_GENE] + c] = -1
+    g[G_DRAWS_N] = n
+
+
+@kernel
 def mutation(g, rk, u, pol):
     """Contract 4.2: draw, the auction (an outbid seat re-bids at once), settle."""
     P = rk[R_P]

@@ -14,7 +14,9 @@ interchangeable: section 2). A round is six phases, each a method of a mixin:
     birth, survival and scoring     reference_birth.py
 
 Public functions (brief and contract 16): `play_one`, `new_state`, `run_state`; `until` is
-"phase" (one phase), "round" (to the end of the round in progress) or "end".
+"phase" (one phase), "round" (to the end of the round in progress), "end", or "lab" (one
+phase, and a state that stands before a mutation phase gets that phase's lab drawn into
+its `draws`: the search protocol's decision point, docs/rollout.md).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from .reference_decisions import Decision
 from .reference_movement import Movement
 from .reference_phases import Phases
 
-UNTIL = ("phase", "round", "end")
+UNTIL = ("phase", "round", "end", "lab")
 PHASES = ("climate", "mutation", "initiative", "movement", "birth", "survival")
 END_REASONS = ("meteorite",)
 TALLIES = ("attacks", "kills", "births", "climate_deaths", "events")
@@ -176,7 +178,7 @@ class Game(Phases, Movement, BirthSurvival):
         while not self.ended:
             phase = self.phase
             self.run_phase()
-            if until == "phase" or (until == "round" and phase == "survival"):
+            if until in ("phase", "lab") or (until == "round" and phase == "survival"):
                 return
 
     def run_phase(self) -> None:
@@ -259,7 +261,7 @@ def new_state(rs, players: int, policies, seed: int, game: int) -> dict:
 
 
 def run_state(rs, state: dict, policies, seed: int, game: int, until: str, log=None):
-    """Load a JSON state, play on to `until` ("phase", "round" or "end"); return
+    """Load a JSON state, play on to `until` ("phase", "round", "end" or "lab"); return
     (the new JSON state, the outcome if the game has ended, else None)."""
     if until not in UNTIL:
         raise UserError(f"must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
@@ -268,4 +270,6 @@ def run_state(rs, state: dict, policies, seed: int, game: int, until: str, log=N
     g.load(state_io.load(g, state))
     if not g.ended:
         g.play(until)
+    if until == "lab" and not g.ended and g.phase == "mutation":
+        g.draw_lab()
     return g.to_state(), (g.outcome() if g.ended else None)

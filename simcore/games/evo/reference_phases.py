@@ -62,6 +62,14 @@ class Phases:
                 del self.bag[name]
         return taken
 
+    def draw_lab(self) -> None:
+        """The coming mutation phase's draw made now and kept as the state's forced `draws`
+        (still in the bag: section 15), so the state shows the lab its bidders will see."""
+        taken = self.draw_genes()
+        for name in taken:
+            self.bag[name] += 1
+        self.draws = taken
+
     def bid_options(self, s: int, bids: list, barred) -> list:
         """Section 4.2: (c, v) for open columns c != barred, v above the bid there, affordable."""
         p = self.p

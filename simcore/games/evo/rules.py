@@ -19,9 +19,11 @@ from ...errors import UserError
 from .. import seat_policies
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
                     ERR_SCRIPT_KIND, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND)
-from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
+from .codes import PH_MUTATION
+from .state import G_ENDED, G_ERR, G_PHASE, O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
 
-_UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END}
+# "lab": one phase, and a state before a mutation phase gets its lab drawn into `draws`
+_UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END, "lab": UNTIL_PHASE}
 _MISC = 11
 
 
@@ -115,6 +117,7 @@ def run_state(rs, state, policies, seed, game, until):
     """Play a JSON state (contract 15) forward to `until`; (state, outcome or None)."""
     from . import batch_io
     from .batch_game import outcome, run
+    from .batch_phases import draw_lab
     if until not in _UNTIL:
         raise UserError(f"until must be one of {', '.join(_UNTIL)}, got {until!r}", key="until")
     policies = list(policies)
@@ -124,6 +127,8 @@ def run_state(rs, state, policies, seed, game, until):
     batch_io.load(rs, pk, state, game)
     with _quiet():
         run(pk.g, pk.rk, pk.u, pol, _UNTIL[until])
+        if until == "lab" and pk.g[G_ENDED] == 0 and pk.g[G_ERR] == 0 and pk.g[G_PHASE] == PH_MUTATION:
+            draw_lab(pk.g, pk.rk, pk.u)
     R = batch_io.trajectory_rows(pk)
     outs = _outputs(1, players, int(pk.rk[R_E]), max(R, 1))
     outcome(pk.g, pk.rk, 0, *outs)
