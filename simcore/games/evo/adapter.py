@@ -110,7 +110,7 @@ class EvoGame:
 
     # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
     search_kinds = ("bid", "move")     # search.py's module doc says why these two
-    search_until = "lab"               # one phase at a time, the lab drawn before an auction
+    search_until = "turn"              # each seat's turn of an auction or a movement phase
     score_sense = 1                    # MP: higher is better
 
     def decision_point(self, rs, state):

@@ -1,19 +1,24 @@
 """Evo's side of the search protocol (issue 12, docs/rollout.md): where a search bot
 decides, its options there, and the re-deal of what it cannot see.
 
-Decision points are the saved states between phases (`run_state(..., until="lab")`: one
-phase at a time, and a state that stands before a mutation phase has that phase's lab
-drawn into its `draws`, as its bidders see it before the first bid). Searched kinds:
+Decision points are the saved states at which `run_state(..., until="turn")` stops: every
+phase start, and before each seat's turn of the auction and of the movement phase (the
+state's `cursor`: that seat's place on the initiative track). A state before or inside an
+auction shows its lab (the genes in `draws`, the markers in `bids`), as the bidder sees it.
+Searched kinds:
 
-- `bid`: the auction's first bid (contract 4.2), by the first seat on the initiative track:
-  which column (which gene, or the event card) and how much. MP are both the money of the
-  auction and the score, so every bid trades points now for a trait later, and the first
-  bid sets the prices the others must beat: the game's main economic decision, and the one
-  greedy plays by a fixed gene worth, blind to the board and to the rounds left.
-- `move`: the movement phase's first MOVE (4.4) of its first mover (the seat with the
-  fewest dinosaurs): where the climate will leave a dinosaur alive and whom to attack,
-  which greedy judges one step ahead.
-Other phases start with a decision of another kind (or none): not decision points.
+- `bid`: a seat's first bid of an auction (contract 4.2): which column (which gene, or the
+  event card) and how much. MP are both the money of the auction and the score, so every
+  bid trades points now for a trait later, and it sets the prices the others must beat:
+  the game's main economic decision, which greedy plays by a fixed worth per gene, blind to
+  the board, the climate ahead and the rounds left. (A displaced seat's re-bid comes inside
+  another seat's turn: its base bot's.)
+- `move`: the first MOVE of a seat's movement (4.4): which dinosaur goes where, or whom it
+  attacks, with the climate to come; greedy judges it one step ahead. (The rest of its
+  movement is its base bot's; a seat holding a Frenzied attack decides that EVENT first,
+  so its movement is not searched.)
+Other decisions (births, deaths, events, the climate shift) follow from these or matter
+less: they are the base bot's.
 
 What the seat cannot see (contract 1-3, 6; rulebook: the climate tokens are drawn face
 down, the genes from a bag, the event cards are secret in hand): the order of the climate
@@ -65,47 +70,42 @@ def _lab_drawn(state: dict) -> bool:
     return not any(n not in draws for n in left)
 
 
-def _first_mover(g):
-    """(seat, points) of the movement phase's first MOVE if it is the phase's first decision."""
-    for s in g.order:
-        if g.comps.active_event(g.hands[s], "frenzied_attack") is not None:
-            return None                          # its first decision is an EVENT
-        points = g.traits(s).moves
-        if points >= 1:
-            return s, points
-    return None
+def _point(rs, state: dict):
+    """(seat, kind, the reference game loaded from the state with the decision's context set,
+    its options) of the state's searchable decision, or None."""
+    if state.get("ended") or state["phase"] not in ("mutation", "movement"):
+        return None
+    if state["phase"] == "mutation" and not _lab_drawn(state):
+        return None
+    g = _game(rs, state)
+    s = g.order[g.cursor]
+    if state["phase"] == "mutation":
+        g.lab_genes = {c + 1: n for c, n in enumerate(g.draws)}
+        options = g.bid_options(s, g.bids or [None] * g.P, None)
+        return (s, "bid", g, options) if options else None
+    if g.comps.active_event(g.hands[s], "frenzied_attack") is not None:
+        return None                              # its first decision is that EVENT
+    points = g.traits(s).moves
+    return (s, "move", g, g.move_options(s, points, 0, 0)) if points >= 1 else None
 
 
 def decision_point(rs, state: dict):
     """(seat, kind) of the searchable decision at a saved state, or None (module doc)."""
-    if state.get("ended"):
-        return None
-    if state["phase"] == "mutation" and _lab_drawn(state):
-        g = _game(rs, state)
-        s = g.order[0]
-        g.lab_genes = {c + 1: n for c, n in enumerate(g.draws)}
-        return (s, "bid") if g.bid_options(s, [None] * g.P, None) else None
-    if state["phase"] == "movement":
-        g = _game(rs, state)
-        first = _first_mover(g)
-        return None if first is None else (first[0], "move")
-    return None
+    point = _point(rs, state)
+    return None if point is None else point[:2]
 
 
 def legal_options(rs, state: dict, seat: int, kind: str) -> list:
     """The options of `kind` for `seat` at a decision point, in the engines' order (contract
-    7, built by the reference engine), as labels: ("bid", gene name or "event", value);
+    7, the reference engine's own lists), as labels: ("bid", gene name or "event", value);
     ("stop",) and (move kind, zone name, zone name). Every label is a different move."""
-    if decision_point(rs, state) != (seat, kind):
+    point = _point(rs, state)
+    if point is None or point[:2] != (seat, kind):
         return []
-    g = _game(rs, state)
+    g, options = point[2], point[3]
     if kind == "bid":
-        lab = {c + 1: n for c, n in enumerate(g.draws)}
-        g.lab_genes = lab
-        return [("bid", lab.get(c, "event"), v) for c, v in g.bid_options(seat, [None] * g.P, None)]
-    points = _first_mover(g)[1]
-    return [o if o[0] == "stop" else (o[0], g.zname(o[1]), g.zname(o[2]))
-            for o in g.move_options(seat, points, 0, 0)]
+        return [("bid", g.lab_genes.get(c, "event"), v) for c, v in options]
+    return [o if o[0] == "stop" else (o[0], g.zname(o[1]), g.zname(o[2])) for o in options]
 
 
 def _order(key: int, what: int, items: list) -> list:
