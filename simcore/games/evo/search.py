@@ -25,7 +25,9 @@ down, the genes from a bag, the event cards are secret in hand): the order of th
 pile and which tokens were set aside at setup, which unique genes went into the bag, the
 other seats' event cards and the order of the event deck. Everything else is on the table
 or was seen by all (board, MP, genes held, the lab, revealed tokens, the event discard,
-hand sizes, pile and bag sizes). `determinize` re-deals exactly the hidden part:
+hand sizes, pile and bag sizes). MP tokens are kept face down, but every change of them is
+public (the start, the bids paid, the scoring per dinosaur): a seat that follows the game
+knows them, so they are kept. `determinize` re-deals exactly the hidden part:
 
 - the unseen events (the others' hands and the deck, pooled) dealt back into the same hand
   sizes and the deck;
