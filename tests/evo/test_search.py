@@ -4,7 +4,6 @@ engines' options as labels, the determinization keeping what the deciding seat s
 re-dealing only the hidden part, and the branch playing the option it tests."""
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from simcore.errors import UserError

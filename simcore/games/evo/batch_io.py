@@ -13,7 +13,8 @@ from .codes import END_REASONS, PHASES
 from .schema import uid_order
 
 _FIELDS = ("round", "phase", "sector", "climate_pile", "climate_revealed", "climate_out", "bag", "draws",
-           "dice", "event_deck", "event_discard", "order", "lab", "cursor", "bids", "decisions", "rolls", "seats", "trajectory",
+           "dice", "event_deck", "event_discard", "order", "lab", "cursor", "bids",
+           "decisions", "rolls", "seats", "trajectory",
            "ended", "end_reason", "winners", "rounds")
 
 

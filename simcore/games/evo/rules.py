@@ -18,9 +18,9 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from ...errors import UserError
 from .. import seat_policies
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
-                    ERR_SCRIPT_KIND, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND, UNTIL_TURN)
-from .codes import PH_MUTATION
-from .state import G_CURSOR, G_ENDED, G_ERR, G_PHASE, O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
+                    ERR_SCRIPT_KIND, PH_MUTATION, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND, UNTIL_TURN)
+from .state import (G_CURSOR, G_ENDED, G_ERR, G_PHASE, O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX,
+                    Packed, new_packed)
 
 # "turn": one phase, or up to the next seat's turn in the auction or the movement; a state
 # before an auction gets its lab drawn into `draws` (the search protocol's decision points)
