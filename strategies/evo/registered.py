@@ -7,6 +7,8 @@ decision (docs/games/evo.md section 13).
 """
 from __future__ import annotations
 
+from simcore.errors import UserError
+
 from ..registry import register
 
 
@@ -58,13 +60,27 @@ class Random:
 
 @register("evo", "script", doc="plays the choices a scenario lists for its seat")
 class Script:
-    """`Bot("evo", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`."""
+    """`Bot("evo", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`;
+    `then="greedy"` or `"random"`: that bot plays on once the choices run out (script_then.py)
+    instead of the game stopping."""
 
-    def __init__(self, choices=()):
+    def __init__(self, choices=(), then=""):
+        from .script_then import FALLBACKS
         self.choices = list(choices or [])
+        if then not in ("",) + FALLBACKS:
+            raise UserError(f"a script falls back to one of {', '.join(FALLBACKS)}, got then={then!r}",
+                            key="bots")
+        self.then = then
 
     def batch(self, rs):
+        if self.then:
+            from . import script_then
+            from .batch_bots import BatchPolicy, _script_rows
+            return BatchPolicy(getattr(script_then, f"script_then_{self.then}_policy"), _script_rows(self.choices))
         return _batch("script", rs, choices=self.choices)
 
     def reference(self, rs, seat):
+        if self.then:
+            from .script_then import ScriptThenBot
+            return ScriptThenBot(seat, self.choices, _reference(self.then, rs, seat))
         return _reference("script", rs, seat, choices=self.choices)

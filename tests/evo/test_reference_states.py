@@ -133,5 +133,5 @@ def test_a_bad_seat_is_a_user_error_naming_the_key(seat, key):
 def test_until_must_be_known():
     rs = ruleset()
     with pytest.raises(UserError) as e:
-        reference.run_state(rs, reference.new_state(rs, 2, policies(rs, 2), 0, 0), policies(rs, 2), 0, 0, "turn")
+        reference.run_state(rs, reference.new_state(rs, 2, policies(rs, 2), 0, 0), policies(rs, 2), 0, 0, "moment")
     assert e.value.key == "until"

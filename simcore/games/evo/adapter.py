@@ -97,13 +97,55 @@ class EvoGame:
             from .reference import run_state
             out = run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
                             until, log=log)
-        return out[0], _outcome(out[1])
+        raw = _outcome(out[1])
+        if raw is not None:
+            raw["held"] = _held(rs, out[0])
+        return out[0], raw
 
     def board(self, rs, players: int) -> dict:
         """The P-player map as plain data (reports/map_plot.py draws it)."""
         from . import maps
         zones, edges = maps.plot_data(rs, maps.load_map(rs, players))
         return {"zones": zones, "edges": edges, "terrains": list(rs["terrains"])}
+
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    search_kinds = ("bid", "move")     # search.py's module doc says why these two
+    search_until = "turn"              # each seat's turn of an auction or a movement phase
+    score_sense = 1                    # MP: higher is better
+
+    def decision_point(self, rs, state):
+        from .search import decision_point
+        return decision_point(rs, state)
+
+    def legal_options(self, rs, state, seat, kind) -> list:
+        from .search import legal_options
+        return legal_options(rs, state, seat, kind)
+
+    def determinize(self, rs, state, seat, key) -> dict:
+        from .search import determinize
+        return determinize(rs, state, seat, key)
+
+    def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
+        from .branch import branch
+        return _common(branch(rs, states, seat, kind, options, bots, seed, game, keys), len(states[0]["seats"]))
+
+    def state_outcome(self, rs, players, raw) -> dict:
+        """run_state's end outcome (its second value) as the Outcome of one game (B = 1).
+        The per-game tallies (attacks, kills, births, climate_deaths, events) of a game
+        played on from saved states are not known: they are -1; `acquired` is the genes
+        held at the end (genes never leave a board, so that is what a whole game's tally is)."""
+        out = {k: np.asarray(raw[k])[None] for k in ("score", "winner", "rounds", "end_reason", "dinosaurs",
+                                                     "sector")}
+        out["won"] = np.asarray(raw["held"], np.int64)[None]
+        out.update({k: np.full(1, -1, np.int64) for k in EXTRAS if k not in out})
+        out["faction"] = np.arange(players)[None]
+        return _common(out, players)
+
+
+def _held(rs, state: dict) -> list:
+    """Per seat, the genes it holds, counted per name in the entities' order."""
+    names = GAME.entities(rs)
+    return [[seat.get("genes", []).count(n) for n in names] for seat in state["seats"]]
 
 
 # The outcome fields a continued state determines (the tallies of a game loaded mid-way

@@ -9,7 +9,7 @@ from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVEN
 from .decisions import (ask, current_class, event_card, opt, place, play_event, protected, remove, reserve,
                         roll, set_opt, yes_no)
 from .jit import kernel
-from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS, G_ROUND,
+from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS, G_ROUND,
                     G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_MARK, O_MP, O_ORDER, O_OWNER, O_TRAIT,
                     O_TRAJ, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR, R_MP_PER_DINO, R_NEV, R_P,
                     R_WINGS_COST, R_WINGS_USES, R_Z, X_ADJ, X_COAST, X_DIST, X_EVAMT, X_FATT, X_FBABY,
@@ -98,11 +98,18 @@ def combat(g, rk, u, pol, s, a, b):
 
 
 @kernel
-def movement(g, rk, u, pol):
+def movement(g, rk, u, pol, turns):
+    """Contract 4.4, resuming at the seat G_CURSOR of the track; `turns`: stops before each
+    next seat's movement (G_CURSOR; a frenzy only lasts its player's own movement)."""
     P = rk[R_P]
+    start = g[G_CURSOR]
+    g[G_CURSOR] = 0
     for s in range(P):
         g[rk[O_FRENZY] + s] = 0
-    for i in range(P):
+    for i in range(start, P):
+        if turns and i > start:
+            g[G_CURSOR] = i
+            return
         s = g[rk[O_ORDER] + i]
         card = event_card(g, rk, s, EV_FRENZY)
         if card >= 0:

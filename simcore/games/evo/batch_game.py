@@ -10,7 +10,7 @@ from __future__ import annotations
 from .batch_board import birth, movement, survival
 from .batch_phases import climate, initiative, mutation, setup
 from .codes import (ERR_NO_PILE, ERR_ROUND_LIMIT, PH_BIRTH, PH_CLIMATE, PH_INITIATIVE, PH_MOVEMENT,
-                    PH_MUTATION, UNTIL_PHASE, UNTIL_ROUND)
+                    PH_MUTATION, UNTIL_PHASE, UNTIL_ROUND, UNTIL_TURN)
 from .jit import kernel
 from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_ENDED, G_ERR, G_EVENTS, G_KILLS, G_PHASE, G_REASON,
                     G_ROUND, G_ROUNDS, G_SECTOR, G_TRAJ_N, O_COUNT, O_MP, O_TRAJ, O_WON, R_E, R_P, R_TRAJ)
@@ -18,7 +18,9 @@ from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_ENDED, G_ERR, G_EVENTS, G_
 
 @kernel
 def run(g, rk, u, pol, until):
-    """Play on until the end, the end of this phase (UNTIL_PHASE) or of this round."""
+    """Play on until the end, the end of this phase (UNTIL_PHASE) or of this round; with
+    UNTIL_TURN also before each seat's turn in the auction and the movement (G_CURSOR)."""
+    turns = until == UNTIL_TURN
     while g[G_ENDED] == 0 and g[G_ERR] == 0:
         if g[G_TRAJ_N] >= rk[R_TRAJ]:
             g[G_ERR] = ERR_ROUND_LIMIT
@@ -29,16 +31,16 @@ def run(g, rk, u, pol, until):
                 g[G_ERR] = ERR_NO_PILE
                 return
         elif ph == PH_MUTATION:
-            mutation(g, rk, u, pol)
+            mutation(g, rk, u, pol, turns)
         elif ph == PH_INITIATIVE:
             initiative(g, rk, u, pol)
         elif ph == PH_MOVEMENT:
-            movement(g, rk, u, pol)
+            movement(g, rk, u, pol, turns)
         elif ph == PH_BIRTH:
             birth(g, rk, u, pol)
         else:
             survival(g, rk, u, pol)
-        if until == UNTIL_PHASE or (until == UNTIL_ROUND and g[G_PHASE] == PH_CLIMATE):
+        if until == UNTIL_PHASE or turns or (until == UNTIL_ROUND and g[G_PHASE] == PH_CLIMATE):
             return
 
 

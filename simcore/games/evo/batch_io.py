@@ -13,7 +13,8 @@ from .codes import END_REASONS, PHASES
 from .schema import uid_order
 
 _FIELDS = ("round", "phase", "sector", "climate_pile", "climate_revealed", "climate_out", "bag", "draws",
-           "dice", "event_deck", "event_discard", "order", "lab", "decisions", "rolls", "seats", "trajectory",
+           "dice", "event_deck", "event_discard", "order", "lab", "cursor", "bids",
+           "decisions", "rolls", "seats", "trajectory",
            "ended", "end_reason", "winners", "rounds")
 
 
@@ -147,6 +148,7 @@ def load(rs, pk: S.Packed, state: dict, game: int) -> None:
                                 key="state.lab")
             g[rk[S.O_LAB_SEAT] + c] = s
             g[rk[S.O_COL] + s] = c
+    _load_cursor(rk, g, state, phase, P)
     dec = _list(state.get("decisions", [0] * P), "state.decisions", P)
     for s, d in enumerate(dec):
         if isinstance(d, bool) or not isinstance(d, int) or d < 0:
@@ -203,6 +205,33 @@ def _winners(mp, count) -> list[int]:
     return [s for s in range(len(mp)) if (mp[s], count[s]) == best]
 
 
+def _load_cursor(rk, g, state, phase, P) -> None:
+    """Mid-auction / mid-movement (contract 15, `cursor`): the next seat's place on the track,
+    and mid-auction the markers `bids` (column -> [seat, value] or null)."""
+    cursor = _int(state, "cursor", 0, hi=P - 1)
+    if cursor and phase not in ("mutation", "movement"):
+        raise UserError("a cursor is only part of a state in the middle of an auction or a movement phase",
+                        key="state.cursor")
+    g[S.G_CURSOR] = cursor
+    g[rk[S.O_LAB_BID]:rk[S.O_LAB_BID] + P] = 0
+    if "bids" in state and not (cursor and phase == "mutation"):
+        raise UserError("bids are only part of a state in the middle of an auction (phase mutation, cursor > 0)",
+                        key="state.bids")
+    if not (cursor and phase == "mutation"):
+        return
+    bids = _list(state.get("bids"), "state.bids", P)
+    for c, b in enumerate(bids):
+        if b is None:
+            continue
+        if (not isinstance(b, list) or len(b) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in b)
+                or not 0 <= b[0] < P or not rk[S.R_MIN_BID] <= b[1] <= rk[S.R_MAX_BID]):
+            raise UserError(f"column {c}: expected [seat, value] or null, got {b!r}", key="state.bids")
+        if [x for x in bids if x is not None and x[0] == b[0]] != [b]:
+            raise UserError(f"seat {b[0]} holds two columns (a seat at most once)", key="state.bids")
+        g[rk[S.O_LAB_SEAT] + c] = b[0]
+        g[rk[S.O_LAB_BID] + c] = b[1]
+
+
 def dump(rs, pk: S.Packed) -> dict:
     """The JSON state (contract 15) of pk.g."""
     rk, g = pk.rk, pk.g
@@ -254,5 +283,10 @@ def dump(rs, pk: S.Packed) -> dict:
     }
     if phase == "initiative":
         out["lab"] = [None if x < 0 else int(x) for x in g[rk[S.O_LAB_SEAT]:rk[S.O_LAB_SEAT] + P]]
+    if g[S.G_CURSOR] and not ended:
+        out["cursor"] = int(g[S.G_CURSOR])
+        if phase == "mutation":
+            out["bids"] = [None if g[rk[S.O_LAB_SEAT] + c] < 0
+                           else [int(g[rk[S.O_LAB_SEAT] + c]), int(g[rk[S.O_LAB_BID] + c])] for c in range(P)]
     return out
 

@@ -8,7 +8,7 @@ from .codes import (D_ADRENALINE, D_BID, D_EVENT, D_SHIFT, END_METEORITE, EV_PRE
                     PH_MOVEMENT, PH_MUTATION, T_ADRENALINE)
 from .decisions import add, ask, event_card, key3, opt, place, play_event, price, set_opt, set_traits, shuffle, yes_no
 from .jit import kernel
-from .state import (G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_OUT_N, G_PHASE,
+from .state import (G_CURSOR, G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_OUT_N, G_PHASE,
                     G_PILE_N, G_PILE_TOP, G_REASON, G_REV_N, G_ROUND, G_ROUNDS, G_SECTOR, G_TOKEN_SHIFT,
                     O_BAG, O_COL, O_COUNT, O_DECK, O_DRAWS, O_HAND, O_HAND_N, O_HELD, O_LAB_BID, O_LAB_GENE,
                     O_LAB_SEAT, O_MP, O_ORDER, O_OUT, O_OWNER, O_PILE, O_REV, O_SCRIPT, O_SEATS, O_SPOS, O_TMP,
@@ -153,9 +153,7 @@ def draw_genes(g, rk, u):
     K_DRAW walk over the bag's canonical uids, skipping names already in the lab."""
     P, E = rk[R_P], rk[R_E]
     for c in range(P):
-        g[rk[O_LAB_SEAT] + c] = -1
-        g[rk[O_LAB_BID] + c] = 0
-        g[rk[O_LAB_GENE] + c] = -1
+        g[rk[O_LAB_GENE] + c] = -1      # the markers are the auction's (mutation)
     col = 1
     for i in range(g[G_DRAWS_N]):
         e = g[rk[O_DRAWS] + i]
@@ -189,11 +187,47 @@ def draw_genes(g, rk, u):
 
 
 @kernel
-def mutation(g, rk, u, pol):
-    """Contract 4.2: draw, the auction (an outbid seat re-bids at once), settle."""
-    P = rk[R_P]
+def draw_lab(g, rk, u):
+    """run_state's until "turn" before a mutation phase: its draw made now and kept as the
+    state's forced draws (still in the bag, contract 15)."""
     draw_genes(g, rk, u)
-    for i in range(P):
+    keep_lab(g, rk)
+
+
+@kernel
+def keep_lab(g, rk):
+    """The lab's genes back into the bag as the state's forced draws, in column order (a
+    state between turns of the auction: resuming draws them into the same columns)."""
+    P = rk[R_P]
+    n = 0
+    for c in range(1, P):
+        e = g[rk[O_LAB_GENE] + c]
+        if e >= 0:
+            g[rk[O_BAG] + e] += 1
+            g[rk[O_DRAWS] + n] = e
+            n += 1
+        g[rk[O_LAB_GENE] + c] = -1
+    g[G_DRAWS_N] = n
+
+
+@kernel
+def mutation(g, rk, u, pol, turns):
+    """Contract 4.2: draw, the auction (an outbid seat re-bids at once), settle. Resumes at
+    the seat G_CURSOR of the track (the markers loaded); `turns`: stops before each next
+    seat's first bid (the state keeps the lab as forced draws, the markers, G_CURSOR)."""
+    P = rk[R_P]
+    start = g[G_CURSOR]
+    g[G_CURSOR] = 0
+    if start == 0:
+        for c in range(P):
+            g[rk[O_LAB_SEAT] + c] = -1
+            g[rk[O_LAB_BID] + c] = 0
+    draw_genes(g, rk, u)
+    for i in range(start, P):
+        if turns and i > start:
+            keep_lab(g, rk)
+            g[G_CURSOR] = i
+            return
         pending, barred = g[rk[O_ORDER] + i], -1
         while pending >= 0:
             s = pending

@@ -43,8 +43,9 @@ K_ORDER, K_UNIQUE, K_EVENTS, K_CLIMATE, K_CLIMATE_BOTTOM, K_DRAW, K_DIE = range(
 END_REASONS = ("meteorite",)
 END_METEORITE = 0
 
-# run_state's `until`
-UNTIL_PHASE, UNTIL_ROUND, UNTIL_END = range(3)
+# run_state's `until` (UNTIL_TURN: as UNTIL_PHASE, and also before each seat's turn of the
+# auction and of the movement phase: the search protocol's decision points)
+UNTIL_PHASE, UNTIL_ROUND, UNTIL_END, UNTIL_TURN = range(4)
 
 # engine errors reported back to Python (g[G_ERR])
 ERR_NONE, ERR_BAD_CHOICE, ERR_SCRIPT_KIND, ERR_SCRIPT_EMPTY, ERR_ROUND_LIMIT, ERR_NO_PILE = range(6)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...jit import TREE, DECIDE_SIG, GameBuild, python_files
 
-_PYTHON_ONLY = {"rules.py", "batch_io.py", "adapter.py", "registered.py", "state_io.py", "__init__.py"}
+_PYTHON_ONLY = {"rules.py", "batch_io.py", "adapter.py", "registered.py", "state_io.py", "__init__.py", "search.py"}
 
 
 def _never_compiled(name: str) -> bool:

@@ -14,7 +14,10 @@ interchangeable: section 2). A round is six phases, each a method of a mixin:
     birth, survival and scoring     reference_birth.py
 
 Public functions (brief and contract 16): `play_one`, `new_state`, `run_state`; `until` is
-"phase" (one phase), "round" (to the end of the round in progress) or "end".
+"phase" (one phase), "round" (to the end of the round in progress), "end", or "turn" (one
+phase, or up to the next seat's turn in the auction or the movement phase (`cursor`); a
+state that stands before a mutation phase gets that phase's lab drawn into its `draws`:
+the search protocol's decision points, docs/rollout.md).
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from .reference_decisions import Decision
 from .reference_movement import Movement
 from .reference_phases import Phases
 
-UNTIL = ("phase", "round", "end")
+UNTIL = ("phase", "round", "end", "turn")
 PHASES = ("climate", "mutation", "initiative", "movement", "birth", "survival")
 END_REASONS = ("meteorite",)
 TALLIES = ("attacks", "kills", "births", "climate_deaths", "events")
@@ -60,6 +63,7 @@ class Game(Phases, Movement, BirthSurvival):
         self._traits: dict[int, object] = {}
         self.lab_genes: dict[int, str] = {}    # column -> gene name, during the mutation phase
         self.frenzy = [0] * players
+        self.cursor, self.bids, self.turns = 0, None, False    # mid-auction / mid-movement (section 15)
         self.won = [[0] * len(self.comps.gene_names) for _ in range(players)]
         self.tally = dict.fromkeys(TALLIES, 0)
 
@@ -170,19 +174,20 @@ class Game(Phases, Movement, BirthSurvival):
 
     # ------------------------------------------------------------------ playing on
     def play(self, until: str) -> None:
-        """Play phases until `until` ("phase", "round", "end") or the end of the game."""
+        """Play phases until `until` ("phase", "round", "end", "turn") or the end of the game."""
         if until not in UNTIL:
             raise UserError(f"must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
+        self.turns = until == "turn"
         while not self.ended:
             phase = self.phase
             self.run_phase()
-            if until == "phase" or (until == "round" and phase == "survival"):
+            if until in ("phase", "turn") or (until == "round" and phase == "survival"):
                 return
 
     def run_phase(self) -> None:
         phase = self.phase
         getattr(self, f"{phase}_phase")()
-        if self.ended:
+        if self.ended or self.cursor:       # ended, or stopped before a seat's turn (until "turn")
             return
         if phase == "survival":     # the round is over: the next one counts decisions and rolls from 0
             self.trajectory.append(list(self.mp))
@@ -259,7 +264,7 @@ def new_state(rs, players: int, policies, seed: int, game: int) -> dict:
 
 
 def run_state(rs, state: dict, policies, seed: int, game: int, until: str, log=None):
-    """Load a JSON state, play on to `until` ("phase", "round" or "end"); return
+    """Load a JSON state, play on to `until` ("phase", "round", "end" or "turn"); return
     (the new JSON state, the outcome if the game has ended, else None)."""
     if until not in UNTIL:
         raise UserError(f"must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
@@ -268,4 +273,6 @@ def run_state(rs, state: dict, policies, seed: int, game: int, until: str, log=N
     g.load(state_io.load(g, state))
     if not g.ended:
         g.play(until)
+    if until == "turn" and not g.ended and g.phase == "mutation" and not g.cursor:
+        g.draw_lab()
     return g.to_state(), (g.outcome() if g.ended else None)

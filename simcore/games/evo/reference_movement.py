@@ -35,7 +35,12 @@ class Movement:
     def movement_phase(self) -> None:
         p = self.p
         self.frenzy = [0] * self.P
-        for s in list(self.order):
+        start, self.cursor = self.cursor, 0        # a state mid-movement resumes at that seat
+        for i in range(start, self.P):
+            if self.turns and i > start:            # until "turn": stop before this seat moves
+                self.cursor = i
+                return
+            s = self.order[i]
             card = self.comps.active_event(self.hands[s], "frenzied_attack")
             if card is not None and self.ask(s, "EVENT", [0, 1], {"effect": "frenzied_attack", "card": card}) == 1:
                 self.play_event(s, card)

@@ -62,6 +62,15 @@ class Phases:
                 del self.bag[name]
         return taken
 
+    def draw_lab(self) -> None:
+        """until "turn": the coming mutation phase's draw made now and kept as the state's
+        forced `draws` (still in the bag: section 15), so the state shows the lab its bidders
+        will see."""
+        taken = self.draw_genes()
+        for name in taken:
+            self.bag[name] += 1
+        self.draws = taken
+
     def bid_options(self, s: int, bids: list, barred) -> list:
         """Section 4.2: (c, v) for open columns c != barred, v above the bid there, affordable."""
         p = self.p
@@ -75,12 +84,19 @@ class Phases:
 
     def mutation_phase(self) -> None:
         P = self.P
+        start, self.cursor = self.cursor, 0        # a state mid-auction resumes at that seat
         genes = self.draw_genes()
         self.lab_genes = {c + 1: name for c, name in enumerate(genes)}
         self.say("  lab: event column, " + ", ".join(f"{c}: {n}" for c, n in self.lab_genes.items()))
-        bids = [None] * P               # column -> (seat, value)
-        for s in list(self.order):
-            pending, barred = s, None
+        bids = list(self.bids) if start else [None] * P     # column -> (seat, value)
+        self.bids = None
+        for i in range(start, P):
+            if self.turns and i > start:            # until "turn": stop before this seat's bid
+                for name in genes:
+                    self.bag[name] += 1             # the lab kept as the state's forced draws
+                self.draws, self.bids, self.cursor, self.lab_genes = list(genes), bids, i, {}
+                return
+            pending, barred = self.order[i], None
             while pending is not None:
                 options = self.bid_options(pending, bids, barred)
                 if not options:

@@ -18,10 +18,13 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from ...errors import UserError
 from .. import seat_policies
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
-                    ERR_SCRIPT_KIND, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND)
-from .state import O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX, Packed, new_packed
+                    ERR_SCRIPT_KIND, PH_MUTATION, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND, UNTIL_TURN)
+from .state import (G_CURSOR, G_ENDED, G_ERR, G_PHASE, O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_ROUNDS, SCRIPT_MAX,
+                    Packed, new_packed)
 
-_UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END}
+# "turn": one phase, or up to the next seat's turn in the auction or the movement; a state
+# before an auction gets its lab drawn into `draws` (the search protocol's decision points)
+_UNTIL = {"phase": UNTIL_PHASE, "round": UNTIL_ROUND, "end": UNTIL_END, "turn": UNTIL_TURN}
 _MISC = 11
 
 
@@ -115,6 +118,7 @@ def run_state(rs, state, policies, seed, game, until):
     """Play a JSON state (contract 15) forward to `until`; (state, outcome or None)."""
     from . import batch_io
     from .batch_game import outcome, run
+    from .batch_phases import draw_lab
     if until not in _UNTIL:
         raise UserError(f"until must be one of {', '.join(_UNTIL)}, got {until!r}", key="until")
     policies = list(policies)
@@ -124,6 +128,9 @@ def run_state(rs, state, policies, seed, game, until):
     batch_io.load(rs, pk, state, game)
     with _quiet():
         run(pk.g, pk.rk, pk.u, pol, _UNTIL[until])
+        if (until == "turn" and pk.g[G_ENDED] == 0 and pk.g[G_ERR] == 0 and pk.g[G_PHASE] == PH_MUTATION
+                and pk.g[G_CURSOR] == 0):
+            draw_lab(pk.g, pk.rk, pk.u)
     R = batch_io.trajectory_rows(pk)
     outs = _outputs(1, players, int(pk.rk[R_E]), max(R, 1))
     outcome(pk.g, pk.rk, 0, *outs)

@@ -36,7 +36,8 @@ RK_HEADER = 101
 # ---- g: scalars (fixed indices)
 (G_ROUND, G_PHASE, G_SECTOR, G_ENDED, G_REASON, G_ROUNDS, G_GAME, G_ERR, G_PILE_TOP, G_PILE_N, G_REV_N,
  G_OUT_N, G_DECK_TOP, G_DECK_N, G_DISC_N, G_ROLLS, G_ATTACKS, G_KILLS, G_BIRTHS, G_CDEATHS, G_EVENTS,
- G_DRAWS_N, G_DICE_N, G_DICE_POS, G_INFO, G_TOKEN_SHIFT, G_ACTOR, G_TRAJ_N, G_LAB_SET) = range(29)
+ G_DRAWS_N, G_DICE_N, G_DICE_POS, G_INFO, G_TOKEN_SHIFT, G_ACTOR, G_TRAJ_N, G_LAB_SET, G_CURSOR) = range(30)
+# G_CURSOR: mid-auction / mid-movement, the position on the initiative track of the next seat
 G_HEADER = 32
 SCRIPT_MAX = 512          # scripted choices per seat
 DICE_MAX = 256            # forced die faces a state may list

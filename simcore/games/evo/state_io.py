@@ -38,6 +38,10 @@ def dump(g) -> dict:
     }
     if g.phase == "initiative" and not g.ended:
         out["lab"] = list(g.lab or [])
+    if g.cursor and not g.ended:                 # mid-auction / mid-movement (until "turn")
+        out["cursor"] = g.cursor
+        if g.phase == "mutation":
+            out["bids"] = [None if b is None else list(b) for b in g.bids]
     out.update({
         "decisions": list(g.decisions), "rolls": g.rolls,
         "seats": [{"mp": g.mp[s], "genes": sorted(g.genes[s].elements()), "events": list(g.hands[s]),
@@ -66,6 +70,32 @@ def _names(doc, name, known, what, where="state", default=()) -> list:
         if x not in known:
             raise UserError(f"unknown {what} {x!r}; known: {', '.join(sorted(known))}", key=f"{where}.{name}[{i}]")
     return list(v)
+
+
+def _cursor(doc, phase, P, p):
+    """(cursor, bids): mid-auction / mid-movement, the next seat's place on the track, and
+    mid-auction the markers, column -> (seat, value) or None."""
+    cursor = _int(doc, "cursor", 0, lo=0, hi=P - 1)
+    if cursor and phase not in ("mutation", "movement"):
+        raise UserError("a cursor is only part of a state in the middle of an auction or a movement phase",
+                        key="state.cursor")
+    mid_auction = bool(cursor) and phase == "mutation"
+    if "bids" in doc and not mid_auction:
+        raise UserError("bids are only part of a state in the middle of an auction (phase mutation, cursor > 0)",
+                        key="state.bids")
+    if not mid_auction:
+        return cursor, None
+    bids = doc.get("bids")
+    ok = isinstance(bids, list) and len(bids) == P
+    for b in bids if ok else []:
+        ok = ok and (b is None or (isinstance(b, list) and len(b) == 2
+                                   and all(isinstance(x, int) and not isinstance(x, bool) for x in b)
+                                   and 0 <= b[0] < P and p["min_bid"] <= b[1] <= p["max_bid"]))
+    seats = [b[0] for b in bids if b is not None] if ok else []
+    if not ok or len(seats) != len(set(seats)):
+        raise UserError(f"must list {P} columns, each [seat, value] (a seat at most once) or null, got {bids!r}",
+                        key="state.bids")
+    return cursor, [None if b is None else tuple(b) for b in bids]
 
 
 def load(g, doc: dict) -> dict:
@@ -108,6 +138,7 @@ def load(g, doc: dict) -> dict:
             raise UserError(f"must list {P} columns, each a seat (at most once) or null, got {lab!r}",
                             key="state.lab")
     f["lab"] = lab
+    f["cursor"], f["bids"] = _cursor(doc, f["phase"], P, p)
     dec = doc.get("decisions", [0] * P)
     if not isinstance(dec, list) or len(dec) != P or any(isinstance(d, bool) or not isinstance(d, int) or d < 0
                                                          for d in dec):

@@ -1,0 +1,168 @@
+"""Evo's search protocol (docs/rollout.md): decision points at every seat's turn of the
+auction and of the movement (run_state until="turn", the same game on both engines), the
+engines' options as labels, the determinization keeping what the deciding seat saw and
+re-dealing only the hidden part, and the branch playing the option it tests."""
+from collections import Counter
+
+import pytest
+
+from simcore.errors import UserError
+from simcore.games import get_game
+from strategies.registry import Bot, make_bots
+
+G = get_game("evo")
+RS = G.data.load()
+UNIQUE = {r["name"] for r in RS.tables["genes"] if r["kind"] == "unique"}
+METEOR = {r["name"] for r in RS.tables["climate"] if r["kind"] == "meteorite"}
+
+
+def _forcing(choices=(), then="greedy"):
+    return Bot("evo", f"script:then={then}", (("choices", tuple(choices)), ("then", then)), "script")
+
+
+def _states(players=4, seed=4, game=2, engine="batch"):
+    bots = make_bots("evo", "greedy", players)
+    state = G.new_state(RS, players, bots, seed, game)
+    while not state["ended"]:
+        yield state
+        state, _ = G.run_state(engine, RS, state, bots, seed, game, "turn")
+
+
+def _points(players=4, seed=4, game=2):
+    for state in _states(players, seed, game):
+        point = G.decision_point(RS, state)
+        if point is not None:
+            yield state, point
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_turn_stops_play_the_same_game_on_both_engines(players):
+    bots = make_bots("evo", "greedy", players)
+    whole = G.play_one(RS, players, bots, 7, 3)
+    ref = list(_states(players, 7, 3, "reference"))
+    batch = list(_states(players, 7, 3, "batch"))
+    assert ref == batch                                  # the same saved states, turn by turn
+    assert any("bids" in s for s in batch) and any(s.get("cursor") and s["phase"] == "movement" for s in batch)
+    end, raw = G.run_state("batch", RS, batch[-1], bots, 7, 3, "turn")
+    assert end["ended"] and raw["score"] == whole["score"].tolist()
+
+
+def test_every_seat_gets_its_bid_and_move_points():
+    kinds = Counter((s, k) for _, (s, k) in _points())
+    assert {s for s, k in kinds if k == "bid"} == {0, 1, 2, 3}
+    assert {s for s, k in kinds if k == "move"} == {0, 1, 2, 3}
+
+
+def test_a_cursor_outside_an_auction_or_a_movement_is_a_user_error():
+    state = next(_states())
+    for engine in ("batch", "reference"):
+        with pytest.raises(UserError) as e:
+            G.run_state(engine, RS, dict(state, cursor=1), make_bots("evo", "greedy", 4), 0, 0, "phase")
+        assert e.value.key == "state.cursor"
+    bids = next(s for s in _states() if "bids" in s)
+    bad = dict(bids, bids=[[0, 1], [0, 2]] + [None] * 2)
+    for engine in ("batch", "reference"):
+        with pytest.raises(UserError) as e:
+            G.run_state(engine, RS, bad, make_bots("evo", "greedy", 4), 0, 0, "phase")
+        assert e.value.key == "state.bids"
+
+
+def test_legal_options_are_the_engines_options():
+    """Forcing option i of the labels makes the engine play exactly that label."""
+    bots = make_bots("evo", "greedy", 4)
+    checked = Counter()
+    for state, (seat, kind) in _points():
+        labels = G.legal_options(RS, state, seat, kind)
+        assert len(labels) == len(set(labels))
+        for i in {0, len(labels) // 2, len(labels) - 1}:
+            now = list(bots)
+            now[seat] = _forcing([{"kind": kind, "option": i}])
+            log: list[str] = []
+            after, _ = G.run_state("reference", RS, state, now, 4, 2, "turn", log=log)
+            assert G.run_state("batch", RS, state, now, 4, 2, "turn")[0] == after
+            lab = labels[i]
+            if kind == "bid":
+                col = 0 if lab[1] == "event" else 1 + state["draws"].index(lab[1])
+                line = next(x for x in log if x.startswith(f"  seat {seat} bids"))
+                assert line.split(",")[0] == f"  seat {seat} bids {lab[2]} on column {col}"
+            elif lab[0] == "step":
+                assert f"  seat {seat} moves {lab[1]} -> {lab[2]}" in log
+            checked[kind] += 1
+        if min(checked["bid"], checked["move"]) >= 6:
+            break
+    assert min(checked["bid"], checked["move"]) >= 6
+
+
+def _unseen_events(state, seat):
+    return Counter([c for x, s in enumerate(state["seats"]) if x != seat for c in s["events"]]
+                   + state["event_deck"])
+
+
+def test_determinize_keeps_the_seats_view_and_redeals_the_hidden_part():
+    changed = Counter()
+    for state, (seat, kind) in _points():
+        for key in (5, 77):
+            w = G.determinize(RS, state, seat, key)
+            assert w["seats"][seat] == state["seats"][seat]
+            for k in ("round", "phase", "sector", "order", "draws", "dice", "event_discard", "climate_revealed",
+                      "decisions", "rolls", "trajectory", "cursor", "bids"):
+                assert w.get(k) == state.get(k), k
+            for x, (a, b) in enumerate(zip(w["seats"], state["seats"])):
+                assert (a["mp"], a["genes"], a["dinosaurs"], len(a["events"])) == \
+                    (b["mp"], b["genes"], b["dinosaurs"], len(b["events"]))
+            assert _unseen_events(w, seat) == _unseen_events(state, seat)
+            # climate: the same unseen tokens, pile and set-aside sizes; the meteorite where
+            # setup put it, in the pile's bottom part (p.meteorite_pile)
+            assert Counter(w["climate_pile"] + w["climate_out"]) == \
+                Counter(state["climate_pile"] + state["climate_out"])
+            assert len(w["climate_out"]) == len(state["climate_out"])
+            assert len(w["climate_pile"]) == len(state["climate_pile"])
+            total = len(state["climate_revealed"]) + len(state["climate_pile"])
+            met = len(state["climate_revealed"]) + next(i for i, t in enumerate(w["climate_pile"]) if t in METEOR)
+            assert met >= total - RS["meteorite_pile"]
+            # the bag: the same normal genes, as many uniques, none of them held or in the lab
+            normal = [n for n in state["bag"] if n not in UNIQUE]
+            assert [n for n in w["bag"] if n not in UNIQUE] == normal
+            assert sum(n in UNIQUE for n in w["bag"]) == sum(n in UNIQUE for n in state["bag"])
+            held = {n for s in state["seats"] for n in s["genes"]}
+            assert all(n not in held or n in state["draws"] for n in w["bag"] if n in UNIQUE)
+            changed["events"] += ([s["events"] for s in w["seats"]] != [s["events"] for s in state["seats"]]
+                                  or w["event_deck"] != state["event_deck"])
+            changed["climate"] += w["climate_pile"] != state["climate_pile"]
+            changed["bag"] += w["bag"] != state["bag"]
+    assert min(changed.values()) > 0 and len(changed) == 3, changed
+
+
+def test_sixth_sense_keeps_the_top_climate_token():
+    state, (seat, _) = next(_points())
+    seen = dict(state, seats=[dict(s) for s in state["seats"]])
+    seen["seats"][seat]["genes"] = sorted(seen["seats"][seat]["genes"] + ["Sixth sense"])
+    seen["bag"] = [n for n in state["bag"] if n != "Sixth sense"]
+    tops = {G.determinize(RS, seen, seat, key)["climate_pile"][0] for key in range(12)}
+    assert tops == {state["climate_pile"][0]}
+    assert len({G.determinize(RS, state, seat, key)["climate_pile"][0] for key in range(12)}) > 1
+
+
+def test_branch_plays_the_forced_option():
+    """Each continuation plays the option it tests: from the same state and keys, different
+    options give different games; and row o * K + k is the game run_state plays from
+    state k with option o forced and seed keys[k]."""
+    greedy = make_bots("evo", "greedy", 1)[0]
+    differs = 0
+    for n, (state, (seat, kind)) in enumerate(_points()):
+        if n == 8:
+            break
+        labels = G.legal_options(RS, state, seat, kind)
+        options = list(range(len(labels)))
+        bots = [_forcing() if s == seat else greedy for s in range(4)]
+        states = [G.determinize(RS, state, seat, key) for key in (11, 12)]
+        out = G.branch(RS, states, seat, kind, options, bots, 4, 2, [11, 12])
+        rows = {tuple(out["score"][b]) + tuple(out["acquired"][b].ravel()) for b in range(0, len(options) * 2, 2)}
+        differs += len(rows) > 1
+        for o in (0, len(options) - 1):
+            now = list(bots)
+            now[seat] = _forcing([{"kind": kind, "option": o}])
+            for k in (0, 1):
+                _, raw = G.run_state("batch", RS, states[k], now, [11, 12][k], 2, "end")
+                assert out["score"][o * 2 + k].tolist() == raw["score"]
+    assert differs >= 5, differs
