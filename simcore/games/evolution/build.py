@@ -48,7 +48,11 @@ MAX_POLICIES = 4        # distinct bots in one engine build (engine.py dispatche
 
 # `memory`: the policy's initial int64 memory row (or None); the engine hands each seat its
 # row and writes it back after a call (scripted players keep their script position there).
-Policy = namedtuple("Policy", "name food_card plan_cards feed_choice memory", defaults=(None,))
+# `script_at`: where a script's part of the row starts (-1: no script a search can force):
+# [feeds used, feeds, food cards used, food cards, food indices..., feed indices...] (the
+# feed indices last: a search appends its forced option there, branch.py).
+Policy = namedtuple("Policy", "name food_card plan_cards feed_choice memory script_at", defaults=(None, -1))
+FEED_POS, N_FEED, FOOD_POS, N_FOOD, LISTS = 0, 1, 2, 3, 4
 
 
 def _sources_of(fn) -> list:

@@ -7,6 +7,9 @@ state.from_games), plus where in the round it stands. Fields (docs/games/evoluti
     round [0], first [0] (seat of the first player), watering_hole [0],
     phase ["deal"]: deal | cards | reveal | feeding | end  (what happens next)
     turn [first] (feeding: the seat whose turn is next), turns [0] (feeding turns so far),
+    queue [null], passes [0] (a feeding under way, saved by run_state until="feed": the
+    seats still in the feeding from the one to play, and the turns in a row on which a
+    player passed; without a queue a feeding starts anew from the first player),
     deck [every card not placed elsewhere, lowest card id on top], discard [[]],
     final_round [null: not known], shuffles [1], bank_out [tokens out of the bank: the
     Watering Hole + food + fat + bags], end_reason [null: running],
@@ -28,7 +31,7 @@ from .traits import TRAIT_ID, TRAITS
 
 PHASES = ("deal", "cards", "reveal", "feeding", "end")
 STATE_KEYS = {"round", "first", "watering_hole", "phase", "turn", "turns", "deck", "discard",
-              "final_round", "shuffles", "bank_out", "end_reason", "seats"}
+              "final_round", "shuffles", "bank_out", "end_reason", "seats", "queue", "passes"}
 SEAT_KEYS = {"bag", "hand", "played", "species"}
 SPECIES_KEYS = {"food", "body", "population", "fat", "traits"}
 END_NAMES = {A.END_DECK_EMPTY: "deck_empty", A.END_RESHUFFLE: "reshuffle",
@@ -148,8 +151,23 @@ def load(rules: Rules, cards: Cards, state: dict, seed: int, game: int) -> tuple
         + sum(p.bag for p in players)
     g.bank_out = _int(state, "bank_out", tokens, "state")
     where = {"phase": phase, "turn": _int(state, "turn", g.first, "state", 0, n - 1),
-             "turns": _int(state, "turns", 0, "state")}
+             "turns": _int(state, "turns", 0, "state"), "queue": _queue(state, phase, n),
+             "passes": _int(state, "passes", 0, "state")}
     return g, where
+
+
+def _queue(state: dict, phase: str, n: int):
+    """A saved feeding's queue (distinct seats, the one to play first), or None."""
+    q = state.get("queue")
+    if q is None:
+        return None
+    if phase != "feeding":
+        raise UserError(f"a queue belongs to a feeding under way (phase feeding), not phase {phase!r}",
+                        key="state.queue")
+    if not isinstance(q, list) or not q or len(set(map(str, q))) != len(q) or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n for x in q):
+        raise UserError(f"must be a list of distinct seats 0..{n - 1}, got {q!r}", key="state.queue")
+    return list(q)
 
 
 def _card(g: Game, c: int) -> list:
@@ -165,8 +183,9 @@ def dump(g: Game, where: dict) -> dict:
             "played": {TRAITS[k]: n for k, n in enumerate(p.played) if n},
             "species": [{"food": sp.food, "body": sp.body, "population": sp.pop, "fat": sp.fat,
                          "traits": [_card(g, c) for c in sp.traits]} for sp in p.species]})
+    saved = {"queue": list(where["queue"]), "passes": where["passes"]} if where.get("queue") else {}
     return {"round": g.round, "first": g.first, "watering_hole": g.wh, "phase": where["phase"],
-            "turn": where["turn"], "turns": where["turns"],
+            "turn": where["turn"], "turns": where["turns"], **saved,
             "deck": [_card(g, c) for c in g.deck], "discard": [_card(g, c) for c in sorted(g.discard)],
             "final_round": None if g.final_round >= NO_FINAL else g.final_round,
             "shuffles": g.shuffles, "bank_out": g.bank_out,
