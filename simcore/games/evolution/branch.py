@@ -2,7 +2,7 @@
 protocol: docs/rollout.md).
 
 A decision point is a state saved by run_state(until="feed"): a feeding under way, just
-before a feeding turn that asks the bot of seat `turn` (its queue, passes and turn number
+before a feeding turn where the bot of seat `turn` chooses (its queue, passes and turn number
 saved). `branch` loads the K states (K determinizations of one point) into games 0..K-1
 of one batch, once, then plays options x K continuations in one compiled loop
 (engine.play_branches): continuation (o, k) copies game k, appends option o to the

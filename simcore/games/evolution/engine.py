@@ -104,12 +104,13 @@ def fresh(q):
 
 
 @inline_kernel
-def asks_bot(a, rk, b, seat, opts):
-    """Whether seat's next feeding turn asks its bot (feeding_turn's tests, in its order)."""
+def has_choice(a, rk, b, seat, opts):
+    """Whether seat's next feeding turn asks its bot to choose among two or more options
+    (feeding_turn's tests, in its order)."""
     if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
         return False
-    n_acts = feeding_options(a, rk, b, seat, opts)[1]
-    return n_acts > 1 or (n_acts == 1 and not rk.auto_feed_single_option)
+    n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+    return n_opts >= 2 and n_acts >= 1 and not (rk.auto_feed_single_option and n_acts == 1)
 
 
 @inline_kernel
@@ -119,7 +120,7 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
     (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small.
     q (see Q_N): a saved queue resumes the feeding there, playing its first turn; with
-    q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot (a fresh
+    q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot to choose (a fresh
     feeding checks its first turn too), saves its place in q and a.order (q[Q_STOP] =
     STOPPED) and returns OUT; q[Q_STOP] stays STOP when the feeding ended."""
     P = a.n_species.shape[1]
@@ -142,7 +143,7 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     while single >= 0 or (n > 0 and passes < n and (
             a.wh[b] > 0 or not rk.feeding_stops_when_watering_hole_empty)):
         seat = order[pos]
-        if q[Q_STOP] == STOP and check and single < 0 and asks_bot(a, rk, b, seat, opts):
+        if q[Q_STOP] == STOP and check and single < 0 and has_choice(a, rk, b, seat, opts):
             for _ in range(pos):                 # the queue from the seat to play
                 first = order[0]
                 for k in range(n - 1):

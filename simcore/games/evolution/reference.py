@@ -576,12 +576,14 @@ def _option_text_after(g: Game, seat: int, opt: tuple, before: list, b: dict) ->
     return text
 
 
-def asks_bot(g: Game, seat: int) -> bool:
-    """Whether seat's next feeding turn asks its bot (feeding_turn's tests, in its order)."""
+def has_choice(g: Game, seat: int) -> bool:
+    """Whether seat's next feeding turn asks its bot to choose among two or more options
+    (feeding_turn's tests, in its order)."""
     if g.rules.feeding_stops_when_watering_hole_empty and g.wh <= 0:
         return False
-    acts = [o for o in feeding_options(g, seat) if o[0] != "forgo"]
-    return len(acts) > 1 or (len(acts) == 1 and not g.rules.auto_feed_single_option)
+    opts = feeding_options(g, seat)
+    acts = [o for o in opts if o[0] != "forgo"]
+    return len(opts) >= 2 and len(acts) >= 1 and not (g.rules.auto_feed_single_option and len(acts) == 1)
 
 
 def feeding(g: Game, bots, place=None, stop: bool = False):
@@ -593,7 +595,7 @@ def feeding(g: Game, bots, place=None, stop: bool = False):
     For the searches' decision points (scenario.py until="feed"): `place` ({"queue": the
     seats still in, from the one to play, "passes", "turns"}) resumes a feeding there,
     playing its first turn; with `stop`, the feeding stops before the next turn that asks
-    a bot (a fresh feeding checks its first turn too) and returns that turn's place. None
+    a bot to choose (a fresh feeding checks its first turn too) and returns that turn's place. None
     when the feeding ended."""
     n = len(g.players)
     if place is None:
@@ -610,7 +612,7 @@ def feeding(g: Game, bots, place=None, stop: bool = False):
     while order and passes < len(order) and (
             g.wh > 0 or not g.rules.feeding_stops_when_watering_hole_empty):
         seat = order[0]
-        if stop and check and asks_bot(g, seat):
+        if stop and check and has_choice(g, seat):
             return {"queue": list(order), "passes": passes, "turns": turn}
         check = True
         outcome = feeding_turn(g, seat, bots[seat], turn)

@@ -219,7 +219,7 @@ def feeding(E: Engine, st: State, g, bots) -> None:
 def feeding_from(E: Engine, st: State, b: int, bots, place=None, stop: bool = False):
     """The feeding of game b from its saved `place` ({"queue": seats from the one to play,
     "passes", "turns"}; None: a fresh feeding from the first player), to its end or, with
-    `stop`, to just before the next turn that asks a bot (a saved place's first turn is
+    `stop`, to just before the next turn that asks a bot to choose (a saved place's first turn is
     played). Returns that turn's place, or None when the feeding ended (engine.feeding)."""
     arr = pack_state(st)
     flag = K.STOP if stop else 0

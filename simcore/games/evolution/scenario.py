@@ -6,10 +6,10 @@ on a `Game`, the batch engine on a batch of one (state.from_games / to_game).
 
 until: "turn" (in the feeding phase: one feeding turn of the seat `turn`; elsewhere as
 "phase"), "phase" (the next phase), "round" (to the start of the next round), "end", or
-"feed": to just before the next feeding turn that asks a bot (the searches' decision
-points, docs/rollout.md), its place in the feeding saved in the state (`queue`,
-`passes`, `turns`); from such a state every `until` but "turn" goes on with that
-feeding exactly as a whole feeding would (that turn first). A state in the feeding
+"feed": to just before the next feeding turn whose bot chooses among two or more
+options (the searches' decision points, docs/rollout.md), its place in the feeding saved
+in the state (`queue`, `passes`, `turns`); from such a state every `until` but "turn"
+goes on with that feeding exactly as a whole feeding would (that turn first). A state in the feeding
 phase without a saved queue goes on with a whole feeding from the first player.
 """
 from __future__ import annotations

@@ -11,8 +11,8 @@ The card plays are the bots' plans (whole sets of actions, not an option list of
 engines) and are left to the base bot.
 
 The saved decision point: run_state(..., until="feed") stops just before a feeding turn
-that asks a bot (more than one option, or one where the rules do not play a lone option
-by themselves), with the feeding's place saved in the state (`queue`: the seats still
+whose bot chooses among two or more options (a turn the rules play alone, or with one
+option, is no decision), with the feeding's place saved in the state (`queue`: the seats still
 in, from the one to play; `passes`; `turns`). The seat to decide is queue[0].
 
 What the seat cannot see (rulebook: the deck face down, each player's hand its own; the
@@ -43,13 +43,13 @@ def _game(rs, state: dict, seed: int = 0, game: int = 0):
 
 
 def decision_point(rs, state: dict):
-    """(seat, "feed") at a feeding turn saved by run_state(until="feed") whose bot will be
-    asked; None otherwise (another phase, the end, or a turn the rules play alone)."""
-    if state.get("phase") != "feeding" or not state.get("queue") or state.get("end_reason"):
+    """(seat, "feed") at a feeding turn saved by run_state(until="feed") whose bot will
+    choose; None otherwise (another phase, the end, a turn the rules play alone)."""
+    if state.get("phase") != "feeding" or not state.get("queue"):    # a saved feeding's turn only
         return None
     g, where = _game(rs, state)
     seat = where["queue"][0]
-    return (seat, "feed") if ref.asks_bot(g, seat) else None
+    return (seat, "feed") if ref.has_choice(g, seat) else None
 
 
 def legal_options(rs, state: dict, seat: int, kind: str) -> list:
