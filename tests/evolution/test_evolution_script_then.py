@@ -22,13 +22,15 @@ def test_empty_script_then_base_plays_as_the_base(base):
 
 @pytest.mark.parametrize("base", ["greedy", "random"])
 def test_script_then_base_engines_agree_and_the_script_changes_the_game(base):
-    choices = ({"kind": "food_card", "option": 2}, {"kind": "feed", "option": 1},
+    # option 0 is always legal (forgoing where allowed); a food card index is clipped
+    choices = ({"kind": "food_card", "option": 2}, {"kind": "feed", "option": 0},
                {"kind": "feed", "option": 0})
     bots = [Bot("evolution", f"script:then={base}", (("choices", choices), ("then", base)), "script")] \
         + list(make_bots("evolution", base, 3))
     batch = G.play_batch(RS, 4, bots, 3, np.arange(12))
-    for k in range(12):
+    for k in range(12):             # each game plays the script (a script's place is per game)
         assert outcome_row(G.play_one(RS, 4, bots, 3, k)) == outcome_row(batch, k)
+        assert outcome_row(G.play_batch(RS, 4, bots, 3, [k]), 0) == outcome_row(batch, k)
     plain = G.play_batch(RS, 4, make_bots("evolution", base, 4), 3, np.arange(12))
     assert any(outcome_row(plain, k) != outcome_row(batch, k) for k in range(12))
 

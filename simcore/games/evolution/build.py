@@ -128,11 +128,17 @@ def distinct(policies) -> tuple[tuple, np.ndarray]:
     return tuple(faces), np.array(index, np.int64)
 
 
+_KEYS: dict = {}         # faces -> their build key (a search asks for it at every turn)
+
+
 def engine_for(policies):
     """The engine module (engine.py) compiled with these policies' functions."""
     faces, _ = distinct(policies)
-    pols = [Policy("", *f) for f in faces]
-    key = _policy_key(pols)
+    # The key hashes the sources, read once per process: the functions in hand are the
+    # code imported then, whatever a file holds now.
+    key = _KEYS.get(faces)
+    if key is None:
+        key = _KEYS[faces] = _policy_key([Policy("", *f) for f in faces])
     mod = _ENGINES.get(key)
     if mod is not None:
         return mod

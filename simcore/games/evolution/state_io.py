@@ -69,7 +69,19 @@ class _Pool:
 
     def __init__(self, cards: Cards):
         self.cards = cards
-        self.free = list(range(cards.n))
+        self.used: set = set()
+        # the unused ids of each (trait, food), lowest first (a search loads many states)
+        self.ids: dict = {}
+        for c in range(cards.n):
+            self.ids.setdefault((int(cards.kind[c]), int(cards.food[c])), []).append(c)
+        self.at = dict.fromkeys(self.ids, 0)
+        self.foods: dict = {}                # trait -> its (trait, food) keys
+        for k in self.ids:
+            self.foods.setdefault(k[0], []).append(k)
+
+    @property
+    def free(self) -> list:
+        return [c for c in range(self.cards.n) if c not in self.used]
 
     def take(self, spec, where: str) -> int:
         if isinstance(spec, str):
@@ -81,12 +93,16 @@ class _Pool:
             raise UserError(f'a card is [food, "trait"] or "trait", got {spec!r}', key=where)
         if kind is None:
             raise UserError(f"unknown trait in {spec!r}; traits: {', '.join(TRAITS)}", key=where)
-        for c in self.free:
-            if int(self.cards.kind[c]) == kind and (food is None or int(self.cards.food[c]) == food):
-                self.free.remove(c)
-                return c
-        raise UserError(f"no unused card {spec!r} in this ruleset's deck (check its food value "
-                        "and how many copies the deck has)", key=where)
+        keys = self.foods.get(kind, ()) if food is None else ((kind, food),)
+        fits = [k for k in keys if self.at.get(k, 0) < len(self.ids.get(k, ()))]
+        if not fits:
+            raise UserError(f"no unused card {spec!r} in this ruleset's deck (check its food value "
+                            "and how many copies the deck has)", key=where)
+        best = min(fits, key=lambda k: self.ids[k][self.at[k]])
+        c = self.ids[best][self.at[best]]
+        self.at[best] += 1
+        self.used.add(c)
+        return c
 
 
 def _species(pool: _Pool, r: Rules, d, where: str) -> Species:
@@ -131,7 +147,7 @@ def load(rules: Rules, cards: Cards, state: dict, seed: int, game: int) -> tuple
     if "deck" in state:
         deck = [pool.take(c, f"state.deck[{i}]") for i, c in enumerate(_list(state, "deck", "state"))]
     else:
-        deck, pool.free = list(pool.free), []
+        deck = pool.free
     n = len(players)
     phase = state.get("phase", "deal")
     if phase not in PHASES:
