@@ -18,19 +18,19 @@ indices (a fifth of the budget) for the provenance. `budget` counts every game p
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from reports.stats import mean_interval
 from simcore.errors import UserError
 from simcore.runner import check_spec, iter_chunks
 from strategies import weights as W
 from strategies.registry import Bot, make_bot
 
 from .lineup import run_spec
+from .store import write_text
 
 BASE = "greedy"              # the bot whose weights are trained
 EVAL_SHARE = 0.2             # the budget's share kept for the held-out score
@@ -88,12 +88,6 @@ def seat_shares(rs, cand: Bot, field_bot: Bot, players: int, seed: int, start: i
         for a, b, g, _ in iter_chunks(spec, n, batch, jobs, start):
             total[a - start:b - start] += g.sort("game")[f"s{seat}_share"].to_numpy()
     return total / players
-
-
-def _interval(y: np.ndarray) -> tuple[float, float]:
-    """95% normal interval of the mean of per-index scores (indices are independent deals)."""
-    half = 1.96 * float(np.std(y, ddof=1)) / math.sqrt(len(y)) if len(y) > 1 else float("nan")
-    return float(np.mean(y)) - half, float(np.mean(y)) + half
 
 
 # ---------------------------------------------------------------- training
@@ -192,7 +186,7 @@ def train(rs, players: int = 4, budget: int = 20_000, seed: int = 0, field: str 
     if bar is not None:
         bar.update(p.eval_per_seat * players)
         bar.close()
-    lo95, hi95 = _interval(y)
+    _, lo95, hi95 = mean_interval(y)          # indices are independent deals
     provenance = {
         "game": game, "variant": rs.variant, "ruleset_hash": rs.hash, "players": players,
         "budget": budget, "games_played": played[0], "seed": seed, "field": field_bot.name,
@@ -210,14 +204,7 @@ def write(trained: Trained, out) -> Path:
     """Write the weights TOML atomically: a temporary file beside `out`, then a rename."""
     out = Path(out)
     text = W.to_toml(trained.weights, trained.provenance, W.comments(trained.weights.game))
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(out, text)
     W.load(trained.weights.game, out)          # what was written reads back as valid weights
     return out
 

@@ -6,6 +6,8 @@ Each engine is handed the policy it calls: the batch engine the bot's batch form
 """
 from __future__ import annotations
 
+from simcore.errors import UserError
+
 from ..registry import register
 from ..weights import Weighted
 from .batch_policies import GreedyBatch, RandomBatch, ScriptBatch
@@ -64,13 +66,28 @@ class Random:
 @register("evolversi", "script", doc="plays the choices a scenario lists for its seat")
 class Script:
     """`Bot("evolversi", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`;
-    each policy replays its own copy of the list."""
+    each policy replays its own copy of the list. `then="greedy"` or `"random"`: that bot
+    plays on once the choices run out (script_then.py) instead of the game stopping."""
 
-    def __init__(self, choices=()):
+    def __init__(self, choices=(), then=""):
+        from .script_then import FALLBACKS
         self.choices = list(choices or [])
+        if then not in ("",) + FALLBACKS:
+            raise UserError(f"a script falls back to one of {', '.join(FALLBACKS)}, got then={then!r}",
+                            key="bots")
+        self.then = then
 
     def batch(self, rs):
+        if self.then:
+            from .script_then import ScriptThenBatch
+            return ScriptThenBatch(self.choices, _BASES[self.then]().batch(rs))
         return ScriptBatch(self.choices)
 
     def reference(self, rs, seat):
+        if self.then:
+            from .script_then import ScriptThenBot
+            return ScriptThenBot(seat, self.choices, _BASES[self.then]().reference(rs, seat))
         return ScriptBot(seat, self.choices)
+
+
+_BASES = {"greedy": Greedy, "random": Random}      # script_then.FALLBACKS

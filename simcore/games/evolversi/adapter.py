@@ -99,6 +99,33 @@ class EvolversiGame:
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    search_kinds = ("PLACE",)          # phase 1's plan, every round (why not BUY: search.py)
+    search_until = "place"             # run_state stops where a seat is next to PLACE
+    score_sense = 1                    # track position: higher is better
+
+    def decision_point(self, rs, state):
+        from .search import decision_point
+        return decision_point(rs, state)
+
+    def legal_options(self, rs, state, seat, kind) -> list:
+        from .search import legal_options
+        return legal_options(rs, state, seat, kind)
+
+    def determinize(self, rs, state, seat, key) -> dict:
+        from .search import determinize
+        return determinize(rs, state, seat, key)
+
+    def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
+        from .branch import branch
+        return _common(branch(rs, states, seat, kind, options, bots, seed, game, keys))
+
+    def state_outcome(self, rs, players, raw) -> dict:
+        """run_state's end outcome (its second value) as the Outcome of one game (B = 1)."""
+        out = {k: np.asarray(v)[None] for k, v in raw.items()}
+        out["winner"] = out["winner"].astype(bool)
+        return _common(out)
+
 
 def _common(out: dict) -> dict:
     """The engines' outcome as the protocol's Outcome."""

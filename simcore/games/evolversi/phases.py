@@ -30,27 +30,38 @@ def play_cards(run, g, fresh=False):
     `fresh`: every game of g starts the round with no cards drawn or placed (the case
     in play_round), so the checks for a state resumed mid-phase are skipped.
     """
-    st, P, H = run.st, run.P, run.H
+    st, P = run.st, run.P
     run.order_known = False
-    for s in range(P):
+    if not fresh:
+        g = draw_due(run, g)
+    else:
+        for s in range(P):
+            draw_hand(run, g[st.alive.take(g)], s)
         g = g[st.alive.take(g)]
-        if fresh:
-            draw_hand(run, g, s)
-            continue
-        gi = g * P + s
-        nothing_yet = ((st.n_hand.reshape(-1).take(gi) == 0)
-                       & ~any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
-                       & ~any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
-        draw_hand(run, g[nothing_yet], s)
-    g = g[st.alive.take(g)]
     if fresh:                                  # every seat of every game places
         place(run, np.repeat(g, P), np.tile(np.arange(P), len(g)))
         return
     for s in range(P):
-        gi = g * P + s
-        placed = (any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
-                  | any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
-        place(run, g[~placed], s)
+        place(run, g[~placed(run, g, s)], s)
+
+
+def placed(run, g, s) -> np.ndarray:
+    """(G,) bool: seat s of each game of g has cards above or below its board."""
+    st, H = run.st, run.H
+    gi = g * run.P + s
+    return (any_cols(st.above.reshape(-1, H).take(gi, axis=0) >= 0)
+            | any_cols(st.below.reshape(-1, H).take(gi, axis=0) >= 0))
+
+
+def draw_due(run, g) -> np.ndarray:
+    """Phase 1's draws, in seat order, for the seats with nothing in hand or on the board
+    yet (a state resumed in phase 1 may have drawn some). Returns the games still running."""
+    st, P = run.st, run.P
+    for s in range(P):
+        g = g[st.alive.take(g)]
+        nothing_yet = (st.n_hand.reshape(-1).take(g * P + s) == 0) & ~placed(run, g, s)
+        draw_hand(run, g[nothing_yet], s)
+    return g[st.alive.take(g)]
 
 
 def draw_hand(run, g, s):

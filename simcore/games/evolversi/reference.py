@@ -32,7 +32,7 @@ from .reference_effects import Effects, GameOver, describe, describe_card
 from .reference_state import Seat, StateInOut
 
 
-UNTIL = ("turn", "phase", "round", "end")
+UNTIL = ("turn", "phase", "round", "place", "end")
 PHASE_TITLES = {"setup": "Setup", "play": "Playing the cards", "order": "Turn order",
                 "actions": "Actions", "market": "A new market"}
 # The Totem-or-Fury Pressure token prints "gain 1 Fury" (rulebook, Evolutionary Pressure).
@@ -263,6 +263,8 @@ class Game(Effects, StateInOut):
             elif until == "phase":
                 if not self.ended:
                     self.step_phase()
+            elif until == "place":
+                self.play_to_place()
             else:
                 while not self.ended and not self.step_turn_or_phase():
                     pass
@@ -280,6 +282,38 @@ class Game(Effects, StateInOut):
         else:
             self.new_market()
 
+    def play_to_place(self) -> None:
+        """Play on until a seat with cards in hand is next to PLACE (every seat has drawn,
+        the seats before it have placed), having done something: drawn, placed a hand, or
+        played a later phase. A seat with no card to place is asked its one-option PLACE
+        on the way (play_cards asks it) and never stops the play. The batch engine's
+        rules.to_place does the same."""
+        moved, after = False, -1          # after: the last seat placed by this call
+        while not self.ended:
+            if self.phase != "play":
+                self.step_phase()
+                moved, after = True, -1
+                continue
+            size = self.hand_size()
+            if all(not (x.hand or x.above or x.below) for x in self.seats):
+                self.log_hands(size)                  # the round's first draws
+            for s, seat in enumerate(self.seats):
+                if not (seat.hand or seat.above or seat.below):
+                    before = len(seat.hand)
+                    self.draw_hand(s, size)
+                    moved |= len(seat.hand) != before
+            s = next((x for x in range(after + 1, self.players)
+                      if not (self.seats[x].above or self.seats[x].below)), None)
+            if s is None:
+                self.phase = "order"
+                moved = True
+                continue
+            if self.seats[s].hand and moved:
+                return
+            moved |= bool(self.seats[s].hand)
+            self.place(s)
+            after = s
+
     def step_turn_or_phase(self) -> bool:
         """One actor's turn if one is due, else the current phase. True if a turn ran."""
         if self.phase == "actions" and self.turn < len(self.order):
@@ -292,11 +326,7 @@ class Game(Effects, StateInOut):
     def play_cards(self) -> None:
         """Phase 1: every animal draws its hand (seat order), then every animal places it."""
         size = self.hand_size()
-        if self.log is not None:
-            self.say(f"hands of {size} cards; pawns "
-                     + ", ".join(f"{self.animal_name(s)} {seat.position}"
-                                 for s, seat in enumerate(self.seats))
-                     + f"; Totem: {self.animal_name(self.totem)}")
+        self.log_hands(size)
         for s, seat in enumerate(self.seats):
             if not (seat.hand or seat.above or seat.below):
                 self.draw_hand(s, size)
@@ -304,6 +334,13 @@ class Game(Effects, StateInOut):
             if not (seat.above or seat.below):
                 self.place(s)
         self.phase = "order"
+
+    def log_hands(self, size: int) -> None:
+        if self.log is not None:
+            self.say(f"hands of {size} cards; pawns "
+                     + ", ".join(f"{self.animal_name(s)} {seat.position}"
+                                 for s, seat in enumerate(self.seats))
+                     + f"; Totem: {self.animal_name(self.totem)}")
 
     def draw_hand(self, s: int, size: int) -> None:
         """Draw `size` cards; an empty deck is rebuilt from the discards, then the Power fires."""
@@ -604,7 +641,8 @@ def play_one(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals
 
 
 def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str, log=None):
-    """Load a game state (cards by name), play on `until` "turn", "phase", "round" or "end",
+    """Load a game state (cards by name), play on `until` "turn", "phase", "round", "place"
+    (Game.play_to_place) or "end",
     and return (the new state, cards by name; the outcome if the game has ended, else None).
 
     `bots`: one reference policy per seat (a scenario's choices live in its script policies).

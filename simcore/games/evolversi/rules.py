@@ -28,6 +28,7 @@ from .run import Run
 from .state import State, Tables, empty_state, tables_for
 
 
+UNTIL = ("turn", "phase", "round", "place", "end")   # run_state stopping points
 BATCH_SIZE = 32768            # games per chunk in play_batch (memory stays flat)
 COMPACT_BELOW = 0.5           # compact the batch when fewer than this share of games live
 
@@ -91,11 +92,12 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
 
 
 def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str):
-    """Load a game state (section 10), play on until `until` (turn, phase, round, end),
-    and return (state with card names, outcome dict or None). `bots`: one batch policy
-    per seat (decisions.py); a scenario's scripted choices live in its `script` policies."""
-    if until not in ("turn", "phase", "round", "end"):
-        raise UserError(f"until must be turn, phase, round or end, got {until!r}", key="until")
+    """Load a game state (section 10), play on until `until` (turn, phase, round, place,
+    end), and return (state with card names, outcome dict or None). `bots`: one batch policy
+    per seat (decisions.py); a scenario's scripted choices live in its `script` policies.
+    "place" stops where a seat's PLACE is next due (`to_place`)."""
+    if until not in UNTIL:
+        raise UserError(f"until must be {', '.join(UNTIL[:-1])} or {UNTIL[-1]}, got {until!r}", key="until")
     players = len(state.get("seats", []))
     bots = list(bots)
     setup.check_players(ruleset, players, bots)
@@ -122,6 +124,9 @@ def run_resolved(rs: Ruleset, tb: Tables, s: dict, bots, seed: int, game: int, u
 
 
 def _run_until(run: Run, until: str) -> None:
+    if until == "place":
+        to_place(run)
+        return
     start_round, start_phase = run.rnd, run.phase
     while run.st.alive[0]:
         done = step(run)
@@ -131,6 +136,36 @@ def _run_until(run: Run, until: str) -> None:
             return
         if until == "round" and (run.rnd != start_round):
             return
+
+
+def to_place(run: Run) -> None:
+    """until="place" on a batch of one: play on until a seat with cards in hand is next to
+    PLACE (every seat has drawn, the seats before it in seat order have placed), having
+    done something: drawn, placed a hand, or played a later phase. A seat with no card to
+    place is asked its one-option PLACE on the way (phase 1 asks it), which changes
+    nothing, so it never stops a run. The reference engine's Game.play_to_place does the same."""
+    moved, after = False, -1           # after: the last seat placed by this call
+    while run.st.alive[0]:
+        if run.phase != "play":
+            step(run)
+            moved, after = True, -1
+            continue
+        st, g = run.st, run.live()
+        before = int(st.n_hand[0].sum())
+        g = phases.draw_due(run, g)
+        if not len(g):
+            return
+        moved |= int(st.n_hand[0].sum()) != before
+        seat = next((s for s in range(after + 1, run.P) if not phases.placed(run, g, s)[0]), None)
+        if seat is None:
+            run.phase, run.turn = "order", 0
+            moved = True
+            continue
+        if st.n_hand[0, seat] > 0 and moved:
+            return
+        moved |= bool(st.n_hand[0, seat] > 0)
+        phases.place(run, g, seat)
+        after = seat
 
 
 def step(run):
