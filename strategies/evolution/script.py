@@ -8,6 +8,10 @@ Choices of each kind are used in order:
   run out, 0 (the lowest card).
 It plays no other card. A "feed" index beyond the legal options stops the game with an
 error naming the seat (both engines).
+
+`then="greedy"` or `"random"` (`script:then=greedy`): that bot plays everything the script
+does not (its card plays, and its food cards and feeding choices once the scripted ones run
+out) instead of the script's defaults (script_then.py; the rollout bot's forced option).
 """
 from __future__ import annotations
 
@@ -82,12 +86,23 @@ def _feed(a, rk, b, seat, opts, n_opts, turn, mem):
 
 @register("evolution", "script", doc="plays the choices a scenario lists for its seat")
 class Script:
-    def __init__(self, choices=()):
+    def __init__(self, choices=(), then=""):
+        from .script_then import FALLBACKS
         self.feeds, self.foods = _split(choices)
+        if then not in ("",) + FALLBACKS:
+            raise UserError(f"a script falls back to one of {', '.join(FALLBACKS)}, got then={then!r}",
+                            key="bots")
+        self.then = then
 
     def batch(self, rs):
+        if self.then:
+            from .script_then import batch_policy
+            return batch_policy(self.then, self.feeds, self.foods)
         mem = np.array([0, len(self.feeds), 0, len(self.foods)] + self.feeds + self.foods, np.int64)
         return Policy("script", _food, _plan, _feed, mem)
 
     def reference(self, rs, seat):
+        if self.then:
+            from .script_then import ScriptThenBot
+            return ScriptThenBot(self.feeds, self.foods, self.then)
         return _Reference(self.feeds, self.foods)

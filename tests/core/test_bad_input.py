@@ -90,7 +90,7 @@ def test_a_bad_input_from_the_shell_prints_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "experiments.cli", "run", "evolversi", "--bots", "genius"],
                           capture_output=True, text=True)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "balancelab: error: key 'bots': unknown bot 'genius' for evolversi; bots for evolversi: greedy, trained, random, script"
+    assert proc.stderr.strip() == "balancelab: error: key 'bots': unknown bot 'genius' for evolversi; bots for evolversi: greedy, trained, random, script, rollout"
 
 
 def test_validate_reports_every_bad_file(tmp_path, capsys):

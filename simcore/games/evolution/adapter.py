@@ -99,5 +99,37 @@ class EvolutionGame:
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    # Searched: the feeding choices (search.py says why), at the feeding turns that ask a
+    # bot, where run_state(until="feed") stops with the feeding's place saved.
+    search_kinds = ("feed",)
+    search_until = "feed"
+    score_sense = 1                    # a higher score is better
+
+    def decision_point(self, rs, state):
+        from .search import decision_point
+        return decision_point(rs, state)
+
+    def legal_options(self, rs, state, seat, kind) -> list:
+        from .search import legal_options
+        return legal_options(rs, state, seat, kind)
+
+    def determinize(self, rs, state, seat, key) -> dict:
+        from .search import determinize
+        return determinize(rs, state, seat, key)
+
+    def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
+        from .branch import branch
+        out = branch(rs, states, seat, kind, options, bots, seed, game, keys)
+        return self._common(out, len(out["score"]), len(bots))
+
+    def state_outcome(self, rs, players, raw) -> dict:
+        """run_state's end outcome (its second value) as the Outcome of one game (B = 1)."""
+        from .state_io import END_NAMES
+        codes = {v: k for k, v in END_NAMES.items()}
+        out = {"score": [raw["score"]], "winner": [raw["winner"]], "rounds": [raw["rounds"]],
+               "end_reason": [codes[raw["end_reason"]]], "traits_played": [raw["traits_played"]]}
+        return self._common(out, 1, players)
+
 
 GAME = EvolutionGame()

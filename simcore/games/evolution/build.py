@@ -48,7 +48,11 @@ MAX_POLICIES = 4        # distinct bots in one engine build (engine.py dispatche
 
 # `memory`: the policy's initial int64 memory row (or None); the engine hands each seat its
 # row and writes it back after a call (scripted players keep their script position there).
-Policy = namedtuple("Policy", "name food_card plan_cards feed_choice memory", defaults=(None,))
+# `script_at`: where a script's part of the row starts (-1: no script a search can force):
+# [feeds used, feeds, food cards used, food cards, food indices..., feed indices...] (the
+# feed indices last: a search appends its forced option there, branch.py).
+Policy = namedtuple("Policy", "name food_card plan_cards feed_choice memory script_at", defaults=(None, -1))
+FEED_POS, N_FEED, FOOD_POS, N_FOOD, LISTS = 0, 1, 2, 3, 4
 
 
 def _sources_of(fn) -> list:
@@ -124,11 +128,17 @@ def distinct(policies) -> tuple[tuple, np.ndarray]:
     return tuple(faces), np.array(index, np.int64)
 
 
+_KEYS: dict = {}         # faces -> their build key (a search asks for it at every turn)
+
+
 def engine_for(policies):
     """The engine module (engine.py) compiled with these policies' functions."""
     faces, _ = distinct(policies)
-    pols = [Policy("", *f) for f in faces]
-    key = _policy_key(pols)
+    # The key hashes the sources, read once per process: the functions in hand are the
+    # code imported then, whatever a file holds now.
+    key = _KEYS.get(faces)
+    if key is None:
+        key = _KEYS[faces] = _policy_key([Policy("", *f) for f in faces])
     mod = _ENGINES.get(key)
     if mod is not None:
         return mod

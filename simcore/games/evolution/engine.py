@@ -14,12 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.evolution import addresses as A
-from simcore.games.evolution.build import engine_kernel
+from simcore.games.evolution.build import FEED_POS, LISTS, N_FEED, N_FOOD, engine_kernel
 from simcore.games.evolution.kernels import (ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, CARDS, DEAL,
                                              END_FEEDING, FED, FEEDING, NEXT, OUT, PASSED, REVEAL,
                                              add_food_cards, apply_option, can_ever_eat, deal,
                                              end_feeding, feeding_options, hand_remove, hand_sort,
-                                             play_action, reveal_effects, setup, YES, NO)
+                                             play_action, reveal_effects, setup, YES, NO,
+                                             Q_N, Q_PASSES, Q_TURN, Q_STOP, STOP, STOPPED,
+                                             copy_game)
 from simcore.games.evolution.packed import FORGO
 from simcore.games.evolution.state import DISCARD, FOOD_CARD
 
@@ -96,17 +98,41 @@ def feeding_turn(a, rk, b, seat, k, turn, opts, mem, err):
 
 
 @inline_kernel
-def feeding(a, rk, b, idx, opts, mem, err, single, turn):
+def fresh(q):
+    """q: no saved place (a whole feeding from the first player)."""
+    q[Q_N], q[Q_PASSES], q[Q_TURN], q[Q_STOP] = -1, 0, 0, 0
+
+
+@inline_kernel
+def has_choice(a, rk, b, seat, opts):
+    """Whether seat's next feeding turn asks its bot to choose among two or more options
+    (feeding_turn's tests, in its order)."""
+    if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
+        return False
+    n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+    return n_opts >= 2 and n_acts >= 1 and not (rk.auto_feed_single_option and n_acts == 1)
+
+
+@inline_kernel
+def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     """Feeding turns from the first player clockwise until every player is out or every
     player still in has passed in a row (reference.feeding; its deque is `order`).
     single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
-    (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small."""
+    (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small.
+    q (see Q_N): a saved queue resumes the feeding there, playing its first turn; with
+    q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot to choose (a fresh
+    feeding checks its first turn too), saves its place in q and a.order (q[Q_STOP] =
+    STOPPED) and returns OUT; q[Q_STOP] stays STOP when the feeding ended."""
     P = a.n_species.shape[1]
     order = a.order
     n = 0
+    passes = 0
+    check = q[Q_N] < 0
     if single >= 0:
         order[0] = single
         n = 1
+    elif q[Q_N] >= 0:
+        n, passes, turn = q[Q_N], q[Q_PASSES], q[Q_TURN]
     else:
         for k in range(P):
             s = (a.first[b] + k) % P
@@ -114,10 +140,18 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn):
                 order[n] = s
                 n += 1
     pos = 0
-    passes = 0
     while single >= 0 or (n > 0 and passes < n and (
             a.wh[b] > 0 or not rk.feeding_stops_when_watering_hole_empty)):
         seat = order[pos]
+        if q[Q_STOP] == STOP and check and single < 0 and has_choice(a, rk, b, seat, opts):
+            for _ in range(pos):                 # the queue from the seat to play
+                first = order[0]
+                for k in range(n - 1):
+                    order[k] = order[k + 1]
+                order[n - 1] = first
+            q[Q_N], q[Q_PASSES], q[Q_TURN], q[Q_STOP] = n, passes, turn, STOPPED
+            return OUT
+        check = True
         outcome = feeding_turn(a, rk, b, seat, idx[seat], turn, opts, mem, err)
         if single >= 0 or err[0]:
             return outcome
@@ -180,15 +214,16 @@ def round_start(a, rk, b, phases, idx, acts, foods, mem):
 
 
 @inline_kernel
-def round_end(a, rk, b, phases, idx, opts, mem, err, single, turn):
+def round_end(a, rk, b, phases, idx, opts, mem, err, single, turn, q):
     """REVEAL, FEEDING (single >= 0: one feeding turn of that seat, numbered `turn`, whose
-    outcome is returned), END_FEEDING and NEXT of game b's round."""
+    outcome is returned; q: the feeding's saved place, see feeding), END_FEEDING and NEXT
+    of game b's round."""
     P = a.n_species.shape[1]
     out = OUT
     if phases & REVEAL:
         reveal_effects(a, rk, b, NO)
     if phases & FEEDING:
-        out = feeding(a, rk, b, idx, opts, mem, err, single, turn)
+        out = feeding(a, rk, b, idx, opts, mem, err, single, turn, q)
     if phases & END_FEEDING:
         end_feeding(a, rk, b)
     if phases & NEXT:
@@ -207,20 +242,22 @@ def play_round(a, rk, b, idx, opts, acts, foods, mem, err):
     """One round of game b. False if the game ended before it could be played."""
     if not round_start(a, rk, b, DEAL | CARDS, idx, acts, foods, mem):
         return False
-    round_end(a, rk, b, REVEAL | FEEDING | END_FEEDING | NEXT, idx, opts, mem, err, -1, 0)
+    fresh(a.fq)
+    round_end(a, rk, b, REVEAL | FEEDING | END_FEEDING | NEXT, idx, opts, mem, err, -1, 0, a.fq)
     return True
 
 
 @kernel
 def rounds(a, rk, g, phases, idx, opts, acts, foods, mem, err, single, turn, out):
     """The `phases` of a round for each game of g (foods: one row per game); out: whether
-    it was dealt (DEAL) or the feeding turn's outcome (single >= 0)."""
+    it was dealt (DEAL) or the feeding turn's outcome (single >= 0). The feeding starts
+    from a.fq's saved place (feeding; fresh: a whole feeding)."""
     for k in range(len(g)):
         b = g[k]
         ok = round_start(a, rk, b, phases & (DEAL | CARDS), idx, acts, foods[k], mem)
         out[k] = ok
         if ok and phases & (REVEAL | FEEDING | END_FEEDING | NEXT):
-            r = round_end(a, rk, b, phases, idx, opts, mem, err, single, turn)
+            r = round_end(a, rk, b, phases, idx, opts, mem, err, single, turn, a.fq)
             if single >= 0:
                 out[k] = r
 
@@ -247,13 +284,23 @@ def record_standing(a, b, standing):
         standing[b, r, p] = t
 
 
+@inline_kernel
+def reset_memory(mem, mem0):
+    for p in range(mem.shape[0]):
+        for j in range(mem.shape[1]):
+            mem[p, j] = mem0[p, j]
+
+
 @kernel
-def play_all(a, rk, idx, players, opts, acts, foods, mem, err, standing):
+def play_all(a, rk, idx, players, opts, acts, foods, mem, mem0, err, standing):
     """Set up and play every game of the batch to its end (reference.play_one).
+    Each game starts with the bots' memory `mem0` (a script's place is per game, so a
+    game's rows do not depend on the games before it in the batch).
     `standing` (B, max_rounds, P): with B > 0, each seat's score after every round played
     (the trajectories); a (0, 0, 0) array records nothing."""
     record = standing.shape[0] > 0
     for b in range(a.n_species.shape[0]):
+        reset_memory(mem, mem0)
         setup(a, rk, b, players)
         while True:
             if not play_round(a, rk, b, idx, opts, acts, foods, mem, err):
@@ -265,3 +312,49 @@ def play_all(a, rk, idx, players, opts, acts, foods, mem, err, standing):
             if a.round[b] >= rk.max_rounds:
                 a.end_reason[b] = A.END_MAX_ROUNDS
                 break
+
+
+@inline_kernel
+def ended(a, rk, b):
+    """After a round of game b: whether the game is over (play_all's tests, in its order)."""
+    if a.round[b] > a.final_round[b]:
+        return True
+    if a.round[b] >= rk.max_rounds:
+        a.end_reason[b] = A.END_MAX_ROUNDS
+        return True
+    return False
+
+
+@kernel
+def play_branches(a, rk, K, seat, at, options, games, place, idx, opts, acts, foods, mem, mem0, err):
+    """A search's continuations (branch.py): games 0..K-1 of the batch are K decision points
+    (determinizations of one saved feeding turn of `seat`, its place in the feeding in
+    `place` = [queue length n, passes, turn, queue...]); continuation (o, k) is game
+    K + o * K + k: a copy of game k, played on the stream of games[k] with options[o]
+    appended to the seat's scripted feeding choices (its memory row's script part starts
+    at `at`, build.Policy.script_at), from that feeding turn to the game's end."""
+    O = options.shape[0]
+    n = place[0]
+    for o in range(O):
+        for k in range(K):
+            b = K + o * K + k
+            copy_game(a, k, b)
+            a.games[b] = games[k]
+            reset_memory(mem, mem0)
+            nf = mem[seat, at + N_FEED]
+            mem[seat, at + LISTS + mem[seat, at + N_FOOD] + nf] = options[o]
+            mem[seat, at + FEED_POS] = nf
+            mem[seat, at + N_FEED] = nf + 1
+            for j in range(n):
+                a.order[j] = place[3 + j]
+            a.fq[Q_N], a.fq[Q_PASSES], a.fq[Q_TURN], a.fq[Q_STOP] = n, place[1], place[2], 0
+            round_end(a, rk, b, FEEDING | END_FEEDING | NEXT, idx, opts, mem, err, -1, 0, a.fq)
+            if err[0]:
+                return
+            if ended(a, rk, b):
+                continue
+            while play_round(a, rk, b, idx, opts, acts, foods, mem, err):
+                if err[0] or ended(a, rk, b):
+                    break
+            if err[0]:
+                return

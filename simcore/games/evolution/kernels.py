@@ -747,6 +747,50 @@ NEXT = 32          # hands sorted, first player passes, the round is counted
 WHOLE_ROUND = DEAL | CARDS | REVEAL | FEEDING | END_FEEDING | NEXT
 
 
+# q, the feeding's saved place (int64 (4,): packed.Arr.fq; engine.feeding), for the
+# searches' decision points (scenario.py until="feed"): [queue length n (-1: a fresh
+# feeding, its queue built from the first player), passes, turn, STOP or 0]; a saved
+# queue is a.order[:n], the seat to play first.
+Q_N, Q_PASSES, Q_TURN, Q_STOP = 0, 1, 2, 3
+STOP, STOPPED = 1, 2
+
+
+@kernel
+def copy_game(a, src, dst):
+    """Game dst of the batch becomes a copy of game src (a search's continuation starts from
+    a loaded decision point: branch.py)."""
+    for p in range(a.n_species.shape[1]):
+        a.n_species[dst, p] = a.n_species[src, p]
+        a.bag[dst, p] = a.bag[src, p]
+        a.hand_n[dst, p] = a.hand_n[src, p]
+        for s in range(a.food.shape[2]):
+            a.food[dst, p, s] = a.food[src, p, s]
+            a.body[dst, p, s] = a.body[src, p, s]
+            a.pop[dst, p, s] = a.pop[src, p, s]
+            a.fat[dst, p, s] = a.fat[src, p, s]
+            a.n_traits[dst, p, s] = a.n_traits[src, p, s]
+            a.tmask[dst, p, s] = a.tmask[src, p, s]
+            for t in range(a.traits.shape[3]):
+                a.traits[dst, p, s, t] = a.traits[src, p, s, t]
+        for c in range(a.hand.shape[2]):
+            a.hand[dst, p, c] = a.hand[src, p, c]
+        for k in range(a.traits_played.shape[2]):
+            a.traits_played[dst, p, k] = a.traits_played[src, p, k]
+    for c in range(a.loc.shape[1]):
+        a.loc[dst, c] = a.loc[src, c]
+        a.deck[dst, c] = a.deck[src, c]
+    a.deck_top[dst] = a.deck_top[src]
+    a.deck_len[dst] = a.deck_len[src]
+    a.wh[dst] = a.wh[src]
+    a.bank_out[dst] = a.bank_out[src]
+    a.first[dst] = a.first[src]
+    a.round[dst] = a.round[src]
+    a.final_round[dst] = a.final_round[src]
+    a.end_reason[dst] = a.end_reason[src]
+    a.shuffles[dst] = a.shuffles[src]
+    a.games[dst] = a.games[src]
+
+
 # What engine.ask asks seat x[0]'s bot (tests, the conformance harness).
 ASK_FOOD_CARD = 1     # returns its food card
 ASK_PLAN = 2          # writes its card actions into acts; returns how many

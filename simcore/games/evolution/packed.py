@@ -26,7 +26,7 @@ ARR_FIELDS = ("n_species", "food", "body", "pop", "fat", "traits", "n_traits", "
               "bank_out", "first", "round", "final_round", "end_reason", "shuffles", "games",
               "traits_played")
 # scratch space of the compiled rules (they allocate nothing, see kernels.py)
-SCRATCH_FIELDS = ("pend", "order", "keys", "uids", "keys2", "uids2", "count")
+SCRATCH_FIELDS = ("pend", "order", "keys", "uids", "keys2", "uids2", "count", "fq")
 Arr = namedtuple("Arr", ARR_FIELDS + ("seed",) + SCRATCH_FIELDS)
 
 # text-valued rules become named 0/1 flags (value that sets the flag)
@@ -78,7 +78,8 @@ def pack_state(st: State) -> Arr:
                pend=np.zeros(st.S + 2, np.int64), order=np.zeros(st.P, np.int64),
                keys=np.zeros(N, np.uint64), uids=np.zeros(N, np.int64),
                keys2=np.zeros(N, np.uint64), uids2=np.zeros(N, np.int64),
-               count=np.zeros(256, np.int64))
+               count=np.zeros(256, np.int64),
+               fq=np.array([-1, 0, 0, 0], np.int64))    # the feeding's saved place (engine.feeding)
 
 
 @inline

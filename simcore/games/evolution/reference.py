@@ -576,22 +576,45 @@ def _option_text_after(g: Game, seat: int, opt: tuple, before: list, b: dict) ->
     return text
 
 
-def feeding(g: Game, bots) -> None:
+def has_choice(g: Game, seat: int) -> bool:
+    """Whether seat's next feeding turn asks its bot to choose among two or more options
+    (feeding_turn's tests, in its order)."""
+    if g.rules.feeding_stops_when_watering_hole_empty and g.wh <= 0:
+        return False
+    opts = feeding_options(g, seat)
+    acts = [o for o in opts if o[0] != "forgo"]
+    return len(opts) >= 2 and len(acts) >= 1 and not (g.rules.auto_feed_single_option and len(acts) == 1)
+
+
+def feeding(g: Game, bots, place=None, stop: bool = False):
     """Feeding turns from the first player clockwise until nobody can (or will) feed: every
     player is out, or every player still in has passed in a row ("Feeding ends when no
     species can eat"). A player with no room for food left is out at once (room only
-    shrinks), so it takes no more turns."""
+    shrinks), so it takes no more turns.
+
+    For the searches' decision points (scenario.py until="feed"): `place` ({"queue": the
+    seats still in, from the one to play, "passes", "turns"}) resumes a feeding there,
+    playing its first turn; with `stop`, the feeding stops before the next turn that asks
+    a bot to choose (a fresh feeding checks its first turn too) and returns that turn's place. None
+    when the feeding ended."""
     n = len(g.players)
-    seats = [(g.first + k) % n for k in range(n)]
-    order = deque(s for s in seats if can_ever_eat(g, g.players[s]))
-    if g.log is not None:
-        names = ", ".join(f"P{g.players[s].pid}" for s in order) or "nobody"
-        g.say(f"{_rnd(g)} · Feeding starts: Watering Hole {g.wh}; turn order {names}")
-    turn = 0
-    passes = 0                       # turns in a row on which a player still in passed
+    if place is None:
+        seats = [(g.first + k) % n for k in range(n)]
+        order = deque(s for s in seats if can_ever_eat(g, g.players[s]))
+        if g.log is not None:
+            names = ", ".join(f"P{g.players[s].pid}" for s in order) or "nobody"
+            g.say(f"{_rnd(g)} · Feeding starts: Watering Hole {g.wh}; turn order {names}")
+        turn = 0
+        passes = 0                   # turns in a row on which a player still in passed
+    else:
+        order, passes, turn = deque(place["queue"]), place["passes"], place["turns"]
+    check = place is None
     while order and passes < len(order) and (
             g.wh > 0 or not g.rules.feeding_stops_when_watering_hole_empty):
         seat = order[0]
+        if stop and check and has_choice(g, seat):
+            return {"queue": list(order), "passes": passes, "turns": turn}
+        check = True
         outcome = feeding_turn(g, seat, bots[seat], turn)
         if outcome == FED:
             passes = 0
@@ -604,6 +627,7 @@ def feeding(g: Game, bots) -> None:
         turn += 1
     if g.log is not None:
         g.say(f"{_rnd(g)} · Feeding ends: Watering Hole {g.wh} left")
+    return None
 
 
 # ---------------------------------------------------------------- reveal

@@ -151,13 +151,14 @@ def _scratch(st: State):
 
 
 def _rounds(E: Engine, st: State, g, phases: int, bots, single: int = -1,
-            turn: int = 0) -> np.ndarray:
-    """engine.rounds: the `phases` of a round on each game of g."""
+            turn: int = 0, arr=None) -> np.ndarray:
+    """engine.rounds: the `phases` of a round on each game of g (arr: st packed, its
+    feeding's saved place set; default: a whole feeding)."""
     g = _games(g)
     pl = _Bots(E, bots, st.P)
     opts, acts = _scratch(st)
     out = np.zeros(len(g), np.int64)
-    pl.mod.rounds(pack_state(st), E.rk, g, phases, pl.idx, opts, acts,
+    pl.mod.rounds(pack_state(st) if arr is None else arr, E.rk, g, phases, pl.idx, opts, acts,
                   np.zeros((len(g), st.P), np.int64), pl.mem, pl.err, single, turn, out)
     pl.done()
     return out
@@ -213,6 +214,27 @@ def feeding_turn(E: Engine, st: State, g, c, bots, turn) -> np.ndarray:
 
 def feeding(E: Engine, st: State, g, bots) -> None:
     _rounds(E, st, g, K.FEEDING, bots)
+
+
+def feeding_from(E: Engine, st: State, b: int, bots, place=None, stop: bool = False):
+    """The feeding of game b from its saved `place` ({"queue": seats from the one to play,
+    "passes", "turns"}; None: a fresh feeding from the first player), to its end or, with
+    `stop`, to just before the next turn that asks a bot to choose (a saved place's first turn is
+    played). Returns that turn's place, or None when the feeding ended (engine.feeding)."""
+    arr = pack_state(st)
+    flag = K.STOP if stop else 0
+    if place is None:
+        arr.fq[:] = (-1, 0, 0, flag)
+    else:
+        queue = list(place["queue"])
+        arr.order[:len(queue)] = queue
+        arr.fq[:] = (len(queue), place["passes"], place["turns"], flag)
+    _rounds(E, st, [b], K.FEEDING, bots, arr=arr)
+    if arr.fq[K.Q_STOP] != K.STOPPED:
+        return None
+    n = int(arr.fq[K.Q_N])
+    return {"queue": [int(x) for x in arr.order[:n]], "passes": int(arr.fq[K.Q_PASSES]),
+            "turns": int(arr.fq[K.Q_TURN])}
 
 
 def reveal_effects(E: Engine, st: State, g) -> None:
@@ -326,7 +348,7 @@ def play_games(E: Engine, st: State, bots, players: int, standing=_NO_STANDING) 
 def _play_state(mod, E: Engine, st: State, idx, mem, err, players: int, standing=_NO_STANDING) -> None:
     opts, acts = _scratch(st)
     mod.play_all(pack_state(st), E.rk, idx, int(players), opts, acts, np.zeros(st.P, np.int64),
-                 mem, err, standing)
+                 mem, mem.copy(), err, standing)
 
 
 def _play_all(mod, E: Engine, policies, players: int, seed: int, games) -> State:

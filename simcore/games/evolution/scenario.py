@@ -5,9 +5,12 @@ end); each engine supplies the same six steps, run on its own data: the referenc
 on a `Game`, the batch engine on a batch of one (state.from_games / to_game).
 
 until: "turn" (in the feeding phase: one feeding turn of the seat `turn`; elsewhere as
-"phase"), "phase" (the next phase), "round" (to the start of the next round) or "end".
-A state in the feeding phase with turns taken goes on with a whole feeding from the first
-player (the feeding's queue of players is not part of the state).
+"phase"), "phase" (the next phase), "round" (to the start of the next round), "end", or
+"feed": to just before the next feeding turn whose bot chooses among two or more
+options (the searches' decision points, docs/rollout.md), its place in the feeding saved
+in the state (`queue`, `passes`, `turns`); from such a state every `until` but "turn"
+goes on with that feeding exactly as a whole feeding would (that turn first). A state in the feeding
+phase without a saved queue goes on with a whole feeding from the first player.
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from .addresses import END_DECK_SHORT, END_MAX_ROUNDS
 from .schema import compile_rules
 from .state import from_games, to_game
 
-UNTIL = ("turn", "phase", "round", "end")
+UNTIL = ("turn", "phase", "round", "end", "feed")
 
 
 class _Reference:
@@ -46,6 +49,9 @@ class _Reference:
 
     def feeding(self):
         ref.feeding(self.g, self.bots)
+
+    def feeding_from(self, place, stop):
+        return ref.feeding(self.g, self.bots, place, stop)
 
     def end_round(self):
         ref.end_round(self.g)
@@ -78,6 +84,9 @@ class _Batch:
     def feeding(self):
         R.feeding(self.E, self.st, 0, self.pols)
 
+    def feeding_from(self, place, stop):
+        return R.feeding_from(self.E, self.st, 0, self.pols, place, stop)
+
     def end_round(self):
         R.end_round(self.E, self.st, 0, self.pols)
 
@@ -103,18 +112,27 @@ def _advance(run, where: dict, until: str) -> None:
             where["phase"] = "reveal"
         elif phase == "reveal":
             run.reveal()
-            where.update(phase="feeding", turn=run.game().first, turns=0)
+            where.update(phase="feeding", turn=run.game().first, turns=0, queue=None, passes=0)
         elif phase == "feeding" and until == "turn":
             run.feeding_turn(where["turn"], where["turns"])
-            where.update(turn=(where["turn"] + 1) % len(run.game().players), turns=where["turns"] + 1)
+            where.update(turn=(where["turn"] + 1) % len(run.game().players), turns=where["turns"] + 1,
+                         queue=None, passes=0)
             return
+        elif phase == "feeding" and (until == "feed" or where.get("queue")):
+            saved = {"queue": where["queue"], "passes": where["passes"],
+                     "turns": where["turns"]} if where.get("queue") else None
+            place = run.feeding_from(saved, until == "feed")
+            if place is not None:                    # stopped before a bot's feeding turn
+                where.update(turn=place["queue"][0], **place)
+                return
+            where.update(phase="end", queue=None, passes=0)
         elif phase == "feeding":
             run.feeding()
             where["phase"] = "end"
         else:
             run.end_round()
             g = run.game()
-            where.update(phase="deal", turn=g.first, turns=0)
+            where.update(phase="deal", turn=g.first, turns=0, queue=None, passes=0)
             if g.round >= g.rules.max_rounds and not _ended(g):
                 if isinstance(run, _Reference):
                     run.g.end_reason = END_MAX_ROUNDS
@@ -143,5 +161,6 @@ def run_state(engine: str, rs, state: dict, bots, seed: int, game: int, until: s
     end = run.game()
     outcome = None
     if _ended(end):
-        outcome = dict(run.outcome(), rounds=end.round, end_reason=state_io.END_NAMES[end.end_reason])
+        outcome = dict(run.outcome(), rounds=end.round, end_reason=state_io.END_NAMES[end.end_reason],
+                       traits_played=[list(p.played) for p in end.players])
     return state_io.dump(end, where), outcome

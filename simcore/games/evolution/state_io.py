@@ -7,6 +7,9 @@ state.from_games), plus where in the round it stands. Fields (docs/games/evoluti
     round [0], first [0] (seat of the first player), watering_hole [0],
     phase ["deal"]: deal | cards | reveal | feeding | end  (what happens next)
     turn [first] (feeding: the seat whose turn is next), turns [0] (feeding turns so far),
+    queue [null], passes [0] (a feeding under way, saved by run_state until="feed": the
+    seats still in the feeding from the one to play, and the turns in a row on which a
+    player passed; without a queue a feeding starts anew from the first player),
     deck [every card not placed elsewhere, lowest card id on top], discard [[]],
     final_round [null: not known], shuffles [1], bank_out [tokens out of the bank: the
     Watering Hole + food + fat + bags], end_reason [null: running],
@@ -28,7 +31,7 @@ from .traits import TRAIT_ID, TRAITS
 
 PHASES = ("deal", "cards", "reveal", "feeding", "end")
 STATE_KEYS = {"round", "first", "watering_hole", "phase", "turn", "turns", "deck", "discard",
-              "final_round", "shuffles", "bank_out", "end_reason", "seats"}
+              "final_round", "shuffles", "bank_out", "end_reason", "seats", "queue", "passes"}
 SEAT_KEYS = {"bag", "hand", "played", "species"}
 SPECIES_KEYS = {"food", "body", "population", "fat", "traits"}
 END_NAMES = {A.END_DECK_EMPTY: "deck_empty", A.END_RESHUFFLE: "reshuffle",
@@ -66,7 +69,19 @@ class _Pool:
 
     def __init__(self, cards: Cards):
         self.cards = cards
-        self.free = list(range(cards.n))
+        self.used: set = set()
+        # the unused ids of each (trait, food), lowest first (a search loads many states)
+        self.ids: dict = {}
+        for c in range(cards.n):
+            self.ids.setdefault((int(cards.kind[c]), int(cards.food[c])), []).append(c)
+        self.at = dict.fromkeys(self.ids, 0)
+        self.foods: dict = {}                # trait -> its (trait, food) keys
+        for k in self.ids:
+            self.foods.setdefault(k[0], []).append(k)
+
+    @property
+    def free(self) -> list:
+        return [c for c in range(self.cards.n) if c not in self.used]
 
     def take(self, spec, where: str) -> int:
         if isinstance(spec, str):
@@ -78,12 +93,16 @@ class _Pool:
             raise UserError(f'a card is [food, "trait"] or "trait", got {spec!r}', key=where)
         if kind is None:
             raise UserError(f"unknown trait in {spec!r}; traits: {', '.join(TRAITS)}", key=where)
-        for c in self.free:
-            if int(self.cards.kind[c]) == kind and (food is None or int(self.cards.food[c]) == food):
-                self.free.remove(c)
-                return c
-        raise UserError(f"no unused card {spec!r} in this ruleset's deck (check its food value "
-                        "and how many copies the deck has)", key=where)
+        keys = self.foods.get(kind, ()) if food is None else ((kind, food),)
+        fits = [k for k in keys if self.at.get(k, 0) < len(self.ids.get(k, ()))]
+        if not fits:
+            raise UserError(f"no unused card {spec!r} in this ruleset's deck (check its food value "
+                            "and how many copies the deck has)", key=where)
+        best = min(fits, key=lambda k: self.ids[k][self.at[k]])
+        c = self.ids[best][self.at[best]]
+        self.at[best] += 1
+        self.used.add(c)
+        return c
 
 
 def _species(pool: _Pool, r: Rules, d, where: str) -> Species:
@@ -128,7 +147,7 @@ def load(rules: Rules, cards: Cards, state: dict, seed: int, game: int) -> tuple
     if "deck" in state:
         deck = [pool.take(c, f"state.deck[{i}]") for i, c in enumerate(_list(state, "deck", "state"))]
     else:
-        deck, pool.free = list(pool.free), []
+        deck = pool.free
     n = len(players)
     phase = state.get("phase", "deal")
     if phase not in PHASES:
@@ -148,8 +167,23 @@ def load(rules: Rules, cards: Cards, state: dict, seed: int, game: int) -> tuple
         + sum(p.bag for p in players)
     g.bank_out = _int(state, "bank_out", tokens, "state")
     where = {"phase": phase, "turn": _int(state, "turn", g.first, "state", 0, n - 1),
-             "turns": _int(state, "turns", 0, "state")}
+             "turns": _int(state, "turns", 0, "state"), "queue": _queue(state, phase, n),
+             "passes": _int(state, "passes", 0, "state")}
     return g, where
+
+
+def _queue(state: dict, phase: str, n: int):
+    """A saved feeding's queue (distinct seats, the one to play first), or None."""
+    q = state.get("queue")
+    if q is None:
+        return None
+    if phase != "feeding":
+        raise UserError(f"a queue belongs to a feeding under way (phase feeding), not phase {phase!r}",
+                        key="state.queue")
+    if not isinstance(q, list) or not q or len(set(map(str, q))) != len(q) or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n for x in q):
+        raise UserError(f"must be a list of distinct seats 0..{n - 1}, got {q!r}", key="state.queue")
+    return list(q)
 
 
 def _card(g: Game, c: int) -> list:
@@ -165,8 +199,9 @@ def dump(g: Game, where: dict) -> dict:
             "played": {TRAITS[k]: n for k, n in enumerate(p.played) if n},
             "species": [{"food": sp.food, "body": sp.body, "population": sp.pop, "fat": sp.fat,
                          "traits": [_card(g, c) for c in sp.traits]} for sp in p.species]})
+    saved = {"queue": list(where["queue"]), "passes": where["passes"]} if where.get("queue") else {}
     return {"round": g.round, "first": g.first, "watering_hole": g.wh, "phase": where["phase"],
-            "turn": where["turn"], "turns": where["turns"],
+            "turn": where["turn"], "turns": where["turns"], **saved,
             "deck": [_card(g, c) for c in g.deck], "discard": [_card(g, c) for c in sorted(g.discard)],
             "final_round": None if g.final_round >= NO_FINAL else g.final_round,
             "shuffles": g.shuffles, "bank_out": g.bank_out,
