@@ -8,7 +8,8 @@ against the best other seat's, in the game's `score_sense`). Ties go to the lowe
 
 No cheating: continuation k starts from `Game.determinize(state, seat, key_k)`, the state
 with what the seat cannot see re-dealt consistently with what it saw. Reproducible:
-key_k = rng.key(seed, game, rng.SEARCH, turn, seat, k), derived from the decision's address,
+key_k = rng.key(seed, game, rng.SEARCH, n, seat, k) for the game's n-th searched decision,
+derived from the decision's address (not a state field: not every game's state counts turns),
 and the same k uses the same determinization and streams for every option (common random
 numbers: a 16-continuation comparison is then sharp).
 
@@ -76,11 +77,15 @@ class Rollout:
         return Bot(self.game, f"script:then={self.base}", (("choices", tuple(choices)), ("then", self.base)),
                    "script")
 
-    def choose(self, rs, state, seat, kind, options, seed, game) -> int:
-        """The index into `options` (option indices of the decision) with the best mean result."""
+    def keys(self, seed, game, n, seat) -> list[int]:
+        """The K continuation keys of the game's n-th searched decision (taken by `seat`)."""
+        return [int(rng.key(seed, game, rng.SEARCH, n, seat, k)) for k in range(self.k)]
+
+    def choose(self, rs, state, seat, kind, options, seed, game, n=0) -> int:
+        """The index into `options` (option indices of the decision) with the best mean result;
+        `n`: the decision's place among the game's searched decisions (its address)."""
         g = get_game(self.game)
-        turn = int(state.get("turn", 0))
-        keys = [int(rng.key(seed, game, rng.SEARCH, turn, seat, k)) for k in range(self.k)]
+        keys = self.keys(seed, game, n, seat)
         states = [g.determinize(rs, state, seat, key) for key in keys]
         P = len(state["seats"])
         bots = [self.forcing() if s == seat else Bot(self.game, self.base) for s in range(P)]
@@ -129,6 +134,7 @@ def play_one(game_name, rs, players, bots, seed, game, engine="batch", log=None)
     searchers = [b._impl() if getattr(b, "plays_games", False) else None for b in bots]
     plain = [sr.forcing() if sr else b for sr, b in zip(searchers, bots)]
     state = g.new_state(rs, players, plain, seed, game)
+    n = 0                    # searched decisions so far: each has its own continuation keys
     while True:
         point = g.decision_point(rs, state)
         now = plain
@@ -137,7 +143,8 @@ def play_one(game_name, rs, players, bots, seed, game, engine="batch", log=None)
             sr = searchers[seat]
             labels = g.legal_options(rs, state, seat, kind)
             firsts = [i for i, lab in enumerate(labels) if lab not in labels[:i]]   # distinct moves
-            best = firsts[sr.choose(rs, state, seat, kind, firsts, seed, game)] if len(firsts) > 1 else firsts[0]
+            best = firsts[sr.choose(rs, state, seat, kind, firsts, seed, game, n)] if len(firsts) > 1 else firsts[0]
+            n += 1
             now = list(plain)
             now[seat] = sr.forcing([{"kind": kind, "option": best}])
             if log is not None:

@@ -108,3 +108,25 @@ def test_rollout_beats_random(game):
     winner = np.asarray(out["winner"], bool)
     share = (winner[:, 0] / winner.sum(axis=1).clip(1)).mean()
     assert share > 1.5 / players
+
+
+@pytest.mark.parametrize("game", SEARCHABLE)
+def test_each_searched_decision_of_a_game_has_its_own_keys(game, monkeypatch):
+    """Continuation keys are addressed by the decision's place in the game, not by a state
+    field: Evo's state has no turn counter, and keys made from it repeated for every
+    decision of a seat (the same dice in every search of the game)."""
+    from strategies.rollout import Rollout
+    seen = []
+    choose = Rollout.choose
+
+    def spy(self, rs, state, seat, kind, options, seed, game_index, n=0):
+        seen.append(tuple(self.keys(seed, game_index, n, seat)))
+        return choose(self, rs, state, seat, kind, options, seed, game_index, n)
+
+    monkeypatch.setattr(Rollout, "choose", spy)
+    g = get_game(game)
+    rs = g.data.load()
+    players = four_or_nearest(game)
+    play(g, rs, players, _lineup(game, players, "rollout:k=2"), 5, np.arange(1))
+    assert len(seen) >= 3, f"only {len(seen)} searched decisions in the game"
+    assert len(set(seen)) == len(seen), "two searched decisions share their continuation keys"

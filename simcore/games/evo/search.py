@@ -117,11 +117,11 @@ def _order(key: int, what: int, items: list) -> list:
     return [items[i] for i in idx]
 
 
-def _climate(rs, state: dict, keep_top: bool, key: int) -> tuple[list, list]:
-    """The re-dealt (climate_pile, climate_out) (module doc)."""
+def _climate(rs, state: dict, peek: int, key: int) -> tuple[list, list]:
+    """The re-dealt (climate_pile, climate_out) (module doc); the top `peek` tokens are seen."""
     meteor = {r["name"] for r in rs.tables["climate"] if r["kind"] == "meteorite"}
     pile, out = list(state.get("climate_pile", [])), list(state.get("climate_out", []))
-    fixed = pile[:1] if keep_top and pile else []
+    fixed = pile[:peek]
     rest = pile[len(fixed):]
     mets = [t for t in rest if t in meteor]
     pool = _order(key, _CLIMATE, [t for t in rest if t not in meteor] + out)
@@ -130,7 +130,7 @@ def _climate(rs, state: dict, keep_top: bool, key: int) -> tuple[list, list]:
         revealed = len(state.get("climate_revealed", []))
         bottom = revealed + len(pile) - rs["meteorite_pile"]     # where setup's bottom part began
         lo = max(0, bottom - revealed - len(fixed))                # ... as an index into `rest`
-        if lo >= len(rest) or rest.index(mets[0]) < lo:    # not a dealt game's pile: anywhere
+        if lo >= len(rest):                 # not a dealt game's pile (from counts only): anywhere
             lo = 0
         at = lo + rng.randint(int(key), 0, rng.BOT, len(rest) - lo, _METEOR)
         fill.insert(at, mets[0])
@@ -171,8 +171,10 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     for x in others:
         seats[x]["events"] = sorted(next(it) for _ in seats[x].get("events", []))
     out["event_deck"] = list(it)
-    sixth = {r["name"] for r in rs.tables["genes"] if r["effect"] == "sixth_sense" and r["active"]}
-    keep_top = any(n in sixth for n in seats[seat].get("genes", []))
-    out["climate_pile"], out["climate_out"] = _climate(rs, state, keep_top, key)
+    # an active Sixth sense shows its holder the next `amount` climate tokens (genes.csv)
+    sixth = {r["name"]: int(r["amount"]) for r in rs.tables["genes"]
+             if r["effect"] == "sixth_sense" and r["active"]}
+    peek = max((sixth[n] for n in seats[seat].get("genes", []) if n in sixth), default=0)
+    out["climate_pile"], out["climate_out"] = _climate(rs, state, peek, key)
     out["bag"] = _bag(rs, state, key)
     return out
