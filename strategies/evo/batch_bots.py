@@ -64,9 +64,11 @@ def batch_policy(name: str, rs, **options) -> BatchPolicy:
     """The compiled policy of bot `name` ("random", "greedy", "script" with `choices`)."""
     if name == "random":
         return BatchPolicy(random_policy)
-    if name == "greedy":
+    if name == "greedy":            # the default weights (registered.Greedy takes a file)
+        from ..weights import load
         from .batch_greedy import greedy_policy
-        return BatchPolicy(greedy_policy)
+        from .registered import greedy_script
+        return BatchPolicy(greedy_policy, greedy_script(load("evo")))
     if name == "script":
         return BatchPolicy(script_policy, _script_rows(options.get("choices")))
     raise UserError(f"unknown evo bot {name!r}; batch bots: random, greedy, script", key="bots")

@@ -1,9 +1,10 @@
 """The greedy bot's compiled form (docs/games/evo.md section 13, tie-breaks included): a
 C-callable policy of simcore/games/evo/decisions.py's interface. It reads the packed
 state and never writes it. Ties between the best options are broken by the decision's
-bot-stream key `h`. `restricted_greedy_policy` is `greedy+favor:GENE` / `greedy+avoid:GENE`
-(strategies/evo/restricted.py). Constants: greedy_constants.py (one definition for both
-engines)."""
+bot-stream key `h`. Its data are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted;
+`greedy+favor:GENE` / `greedy+avoid:GENE`, strategies/evo/restricted.py), then its weights
+two to a row (weights/default.toml's [weights] order, registered.greedy_script): read at
+run time, so neither a restriction nor a weights file recompiles anything."""
 from __future__ import annotations
 
 import numpy as np
@@ -21,10 +22,21 @@ from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_T
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
 from .batch_bots import below
-from .greedy_constants import EVENT_WORTH, KILL, NEAR_CAP, W_NOW, W_SAFE, WORTH as _WORTH
 
-WORTH = np.array([_WORTH[e] for e in GENE_EFFECTS], np.int64)     # by effect code
+# The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
+# script rows after row 0; these are their positions (default.toml's [weights] order): a
+# new weights file compiles nothing (registered.greedy_script writes them).
+W_SAFE, NEAR_CAP, W_NOW, KILL, EVENT_WORTH, WORTH = range(6)     # WORTH: the first worth_<effect>
+WEIGHT_NAMES = (("w_safe", "near_cap", "w_now", "kill", "event_worth")
+                + tuple(f"worth_{e}" for e in GENE_EFFECTS))      # worth_* by effect code
+N_WEIGHTS = len(WEIGHT_NAMES)
 _NEG = -(1 << 60)
+
+
+@kernel(inline=True)
+def wt(g, rk, s, i):
+    """Seat s's weight i (its script rows from row 1, two weights a row)."""
+    return g[rk[O_SCRIPT] + s * rk[R_L] * 2 + 2 + i]
 
 
 @kernel
@@ -54,8 +66,8 @@ def look_sector(g, rk, s):
 @kernel
 def value(g, rk, s, ahead, z):
     sector = g[G_SECTOR]
-    near = min(NEAR_CAP, rk[rk[X_IDIST] + sector * rk[R_Z] + z])
-    v = W_NOW * (W_SAFE * safe(g, rk, s, sector, z) - near)
+    near = min(wt(g, rk, s, NEAR_CAP), rk[rk[X_IDIST] + sector * rk[R_Z] + z])
+    v = wt(g, rk, s, W_NOW) * (wt(g, rk, s, W_SAFE) * safe(g, rk, s, sector, z) - near)
     if ahead >= 0:
         v += safe(g, rk, s, ahead, z)
     return v
@@ -88,10 +100,10 @@ PLAIN, FAVOR, AVOID = 0, 1, 2      # restricted play (strategies/evo/restricted.
 def bid_score(g, rk, s, k):
     c, v = row(g, rk, k, 0), row(g, rk, k, 1)
     if c == 0:
-        worth = EVENT_WORTH
+        worth = wt(g, rk, s, EVENT_WORTH)
     else:
         e = g[rk[O_LAB_GENE] + c]
-        worth = min(rk[R_MAX_BID], WORTH[rk[rk[X_GEFF] + e]] * max(1, rk[rk[X_GAMT] + e]))
+        worth = min(rk[R_MAX_BID], wt(g, rk, s, WORTH + rk[rk[X_GEFF] + e]) * max(1, rk[rk[X_GAMT] + e]))
     return worth - max(rk[R_MIN_COST], v - g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS])
 
 
@@ -109,7 +121,7 @@ def move_score(g, rk, s, ahead, k):
         w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
         if 2 * w < F:
             return _NEG
-        return w * (KILL + gain)
+        return w * (wt(g, rk, s, KILL) + gain)
     return F * gain
 
 
@@ -120,7 +132,7 @@ def birth_score(g, rk, s, ahead, babies, k):
     F = rk[R_F]
     r, t = row(g, rk, k, 0), row(g, rk, k, 1)
     if g[rk[O_OWNER] + t] >= 0:                  # Killer babies on an opponent's zone
-        score = babies * (KILL + value(g, rk, s, ahead, t))
+        score = babies * (wt(g, rk, s, KILL) + value(g, rk, s, ahead, t))
     else:
         score = F * value(g, rk, s, ahead, t)
     if r >= 0:
@@ -261,10 +273,5 @@ def decide_greedy(g, rk, kind, seat, n, h, mode, ent):
 
 @policy
 def greedy_policy(g, rk, kind, seat, n, h):
-    return decide_greedy(g, rk, kind, seat, n, h, PLAIN, -1)
-
-
-@policy
-def restricted_greedy_policy(g, rk, kind, seat, n, h):
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2          # the seat's first script row: [mode, gene name id]
     return decide_greedy(g, rk, kind, seat, n, h, g[at], g[at + 1])

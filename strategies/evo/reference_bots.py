@@ -16,7 +16,7 @@ from simcore.errors import UserError
 
 from ..script import ScriptBot
 from ..uniform import RandomBot
-from .greedy_constants import EVENT_WORTH, KILL, NEAR_CAP, W_NOW, W_SAFE, WORTH
+from ..weights import load
 
 
 def pick(scores, h, floor: bool = False) -> int:
@@ -36,13 +36,18 @@ def pick(scores, h, floor: bool = False) -> int:
 
 class GreedyBot:
     """One-step greedy player (contract section 13): per-option scores (`scores`), the
-    best taken, ties broken by the decision's bot-stream key `h`."""
+    best taken, ties broken by the decision's bot-stream key `h`. `weights`: a
+    strategies.weights.Weights (None: weights/default.toml)."""
 
     name = "greedy"
     FLOOR = ("MOVE", "BIRTH")      # option 0 unless something scores above 0
 
-    def __init__(self, rs, seat: int):
+    def __init__(self, rs, seat: int, weights=None):
         self.p, self.seat = rs.params, seat
+        w = (weights if weights is not None else load("evo")).as_dict()
+        self.W_SAFE, self.NEAR_CAP, self.W_NOW = w["w_safe"], w["near_cap"], w["w_now"]
+        self.KILL, self.EVENT_WORTH = w["kill"], w["event_worth"]
+        self.WORTH = {k[len("worth_"):]: v for k, v in w.items() if k.startswith("worth_")}   # by effect
         self._near: dict = {}     # (players, sector) -> near(sector, z) per zone (one map per count)
 
     # -- the zone evaluation of section 13 ---------------------------------------------
@@ -56,7 +61,7 @@ class GreedyBot:
         k = (view.P, sector)
         if k not in self._near:
             ideal = [y for y in range(view.Z) if view.zone_class(y, sector) == "ideal"]
-            self._near[k] = [min([NEAR_CAP] + [int(view.map.dist[z, y]) for y in ideal]) for z in range(view.Z)]
+            self._near[k] = [min([self.NEAR_CAP] + [int(view.map.dist[z, y]) for y in ideal]) for z in range(view.Z)]
         return self._near[k]
 
     def values(self, view, s: int) -> list:
@@ -68,7 +73,7 @@ class GreedyBot:
             token = view.comps.token_rows[view.climate_pile[0]]
             if token["kind"] == "shift":
                 look = view.turn_wheel(token["shift"])
-        return [W_NOW * (W_SAFE * self.safe(view, t, sector, z) - near[z])
+        return [self.W_NOW * (self.W_SAFE * self.safe(view, t, sector, z) - near[z])
                 + (self.safe(view, t, look, z) if look is not None else 0) for z in range(view.Z)]
 
     @staticmethod
@@ -100,9 +105,9 @@ class GreedyBot:
     def _bid(self, d, view, s) -> list:
         def worth(c):
             if c == 0:
-                return EVENT_WORTH
+                return self.EVENT_WORTH
             row = view.comps.gene_rows[view.lab_genes[c]]
-            return min(self.p["max_bid"], WORTH[row["effect"]] * max(1, row["amount"]))
+            return min(self.p["max_bid"], self.WORTH[row["effect"]] * max(1, row["amount"]))
         return [worth(c) - view.price(s, v) for c, v in d.options]
 
     def _move(self, d, view, s) -> list:
@@ -115,7 +120,7 @@ class GreedyBot:
                 a, b = o[1], o[2]
                 n = self.n_win(view, view.traits(s).attack_horns + view.frenzy[s],
                                view.traits(view.owner[b]).defence_horns)
-                scores.append(n * (KILL + val[b] - val[a]) if 2 * n >= F else None)
+                scores.append(n * (self.KILL + val[b] - val[a]) if 2 * n >= F else None)
             else:
                 scores.append(F * (val[o[2]] - val[o[1]]))
         return scores
@@ -129,7 +134,7 @@ class GreedyBot:
         baby = self.n_baby(view)
 
         def target(t):
-            return F * val[t] if view.owner[t] == -1 else baby * (KILL + val[t])
+            return F * val[t] if view.owner[t] == -1 else baby * (self.KILL + val[t])
         scores = []
         for o in d.options:
             if o is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from simcore.errors import UserError
 
 from ..registry import register
+from ..weights import Weighted
 
 
 def _reference(name, rs, seat, **options):
@@ -22,31 +23,47 @@ def _batch(name, rs, **options):
     return batch_policy(name, rs, **options)
 
 
+def greedy_script(weights, mode: int = 0, ent: int = -1) -> list:
+    """The greedy's script rows (batch_greedy.greedy_policy reads them): [mode, ent], then
+    the weights two to a row, in default.toml's order (batch_greedy.WEIGHT_NAMES)."""
+    from .batch_greedy import WEIGHT_NAMES
+    assert weights.names == WEIGHT_NAMES, "weights/default.toml and batch_greedy.WEIGHT_NAMES differ"
+    w = [int(x) for x in weights.ints()]
+    w += [0] * (len(w) % 2)
+    return [(mode, ent)] + [(w[i], w[i + 1]) for i in range(0, len(w), 2)]
+
+
 @register("evo", "greedy", doc="one-step greedy on safe terrain, kills and gene worth (contract 13)")
-class Greedy:
-    """Takes +favor:GENE / +avoid:GENE (restricted.py: bids on the gene's column)."""
+class Greedy(Weighted):
+    """Takes `weights=FILE` (strategies/evo/weights/, default.toml by default) and
+    +favor:GENE / +avoid:GENE (restricted.py: bids on the gene's column)."""
 
-    restrictable = True
-
-    def __init__(self, restriction=None):
-        self.restriction = restriction
+    game = "evo"
 
     def _data(self, rs):
         from .restricted import MODES
         return MODES[self.restriction.mode], self.restriction.index("evo", rs)
 
     def batch(self, rs):
-        if self.restriction is not None:
-            from .batch_bots import BatchPolicy
-            from .batch_greedy import restricted_greedy_policy
-            return BatchPolicy(restricted_greedy_policy, [self._data(rs)])    # data: script row 0
-        return _batch("greedy", rs)
+        from .batch_bots import BatchPolicy
+        from .batch_greedy import PLAIN, greedy_policy
+        mode, ent = self._data(rs) if self.restriction is not None else (PLAIN, -1)
+        return BatchPolicy(greedy_policy, greedy_script(self._weights(), mode, ent))
 
     def reference(self, rs, seat):
         if self.restriction is not None:
             from .restricted import RestrictedGreedyBot
-            return RestrictedGreedyBot(rs, seat, self.restriction.mode, self._data(rs)[1])
-        return _reference("greedy", rs, seat)
+            return RestrictedGreedyBot(rs, seat, self.restriction.mode, self._data(rs)[1], self._weights())
+        from .reference_bots import GreedyBot
+        return GreedyBot(rs, seat, self._weights())
+
+
+@register("evo", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
+class Trained(Greedy):
+    """Greedy with strategies/evo/weights/trained.toml (its provenance inside; measured
+    against greedy in docs/ladder.md, "Trained weights")."""
+
+    default_weights = "trained.toml"
 
 
 @register("evo", "random", doc="uniform among the legal options")
@@ -76,7 +93,8 @@ class Script:
         if self.then:
             from . import script_then
             from .batch_bots import BatchPolicy, _script_rows
-            return BatchPolicy(getattr(script_then, f"script_then_{self.then}_policy"), _script_rows(self.choices))
+            return BatchPolicy(getattr(script_then, f"script_then_{self.then}_policy"),
+                               script_then.script_rows(self.then, _script_rows(self.choices)))
         return _batch("script", rs, choices=self.choices)
 
     def reference(self, rs, seat):

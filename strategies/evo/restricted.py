@@ -3,9 +3,9 @@
 The decision that acquires a gene (strategies/restrict.py's rule): BID, on the column
 holding a gene of that name (the gene the auction gives). Genes then act by themselves or
 through forced choices, so no other decision hits one. The batch form is
-batch_greedy.restricted_greedy_policy, whose data (mode, gene name id) ride in the seat's
-first script row; the reference form below makes the same choices (contract 13's scores,
-the options the rule bars never taken, ties from the same key).
+batch_greedy.greedy_policy, whose data (mode, gene name id) ride in the seat's first script
+row (its weights in the rows after it); the reference form below makes the same choices
+(contract 13's scores, the options the rule bars never taken, ties from the same key).
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ MODES = {"favor": 1, "avoid": 2}        # batch_greedy.FAVOR, AVOID
 class RestrictedGreedyBot(GreedyBot):
     """The reference greedy with one gene name favoured or avoided in the auction."""
 
-    def __init__(self, rs, seat: int, mode: str, ent: int):
-        super().__init__(rs, seat)
+    def __init__(self, rs, seat: int, mode: str, ent: int, weights=None):
+        super().__init__(rs, seat, weights)
         self.mode, self.ent = mode, ent
 
     def scores(self, d, view):

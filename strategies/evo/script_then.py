@@ -5,10 +5,10 @@ A search bot forces one option at a saved decision point by handing the engine a
 one choice for its seat, with the base policy (greedy or random) for everything after it.
 A plain script stops the game when it runs out; these go on as the base bot would.
 
-Evo's plain greedy reads no script rows (only `greedy+favor/avoid` keeps its restriction in
-row 0, and that bot is no fallback here), so a script-then seat's rows are its choices
-alone; the search's branch still appends a forced option after whatever rows the seat's
-policy packed (simcore/games/evo/branch.py).
+Evo's greedy reads its [mode, ent] and weights from the seat's first script rows
+(batch_greedy.greedy_policy), so a script-then-greedy seat's rows are greedy's own rows
+(GREEDY_HEAD of them), then its choices; the search's branch appends a forced option after
+whatever rows the seat's policy packed (simcore/games/evo/branch.py), so after the head.
 """
 from __future__ import annotations
 
@@ -18,20 +18,23 @@ from simcore.games.evo.state import G_ERR, O_SCRIPT, O_SCRIPT_N, O_SPOS, R_L
 
 from ..script import take_scripted
 from .batch_bots import below
-from .batch_greedy import PLAIN, decide_greedy
+from .batch_greedy import N_WEIGHTS, PLAIN, decide_greedy
 
 FALLBACKS = ("greedy", "random")      # the base bots a script can fall back to
 
+GREEDY_HEAD = 1 + (N_WEIGHTS + 1) // 2   # greedy's rows: [mode, ent], then its weights two a row
+
 
 @kernel
-def scripted(g, rk, kind, seat):
-    """The seat's next scripted option, -1 when the script has run out (the fallback's
-    turn); a choice of the wrong kind stops the game with the engine's error."""
+def scripted(g, rk, kind, seat, head):
+    """The seat's next scripted option (its rows after the first `head`), -1 when the script
+    has run out (the fallback's turn); a choice of the wrong kind stops the game with the
+    engine's error."""
     pos = g[rk[O_SPOS] + seat]
-    if pos >= g[rk[O_SCRIPT_N] + seat]:
+    if pos + head >= g[rk[O_SCRIPT_N] + seat]:
         return -1
     g[rk[O_SPOS] + seat] = pos + 1
-    at = rk[O_SCRIPT] + (seat * rk[R_L] + pos) * 2
+    at = rk[O_SCRIPT] + (seat * rk[R_L] + head + pos) * 2
     if g[at] != kind:
         g[G_ERR] = ERR_SCRIPT_KIND
         return 0
@@ -40,14 +43,26 @@ def scripted(g, rk, kind, seat):
 
 @policy
 def script_then_greedy_policy(g, rk, kind, seat, n, h):
-    c = scripted(g, rk, kind, seat)
+    c = scripted(g, rk, kind, seat, GREEDY_HEAD)
     return c if c >= 0 else decide_greedy(g, rk, kind, seat, n, h, PLAIN, -1)
 
 
 @policy
 def script_then_random_policy(g, rk, kind, seat, n, h):
-    c = scripted(g, rk, kind, seat)
+    c = scripted(g, rk, kind, seat, 0)
     return c if c >= 0 else below(h, n)
+
+
+def script_rows(then: str, rows: list) -> list:
+    """The batch face's script rows of a script falling back to `then`: greedy's own rows
+    (its default weights, as the reference face's greedy) before the choices."""
+    if then != "greedy":
+        return rows
+    from ..weights import load
+    from .registered import greedy_script
+    head = greedy_script(load("evo", None))
+    assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
+    return head + rows
 
 
 class ScriptThenBot:

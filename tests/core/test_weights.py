@@ -13,7 +13,7 @@ from simcore.games import get_game
 from strategies import weights as W
 from strategies.registry import make_bot, make_bots
 
-TRAINABLE = ["capybara", "evolversi", "evolution"]          # games whose greedy reads strategies/<game>/weights/
+TRAINABLE = ["capybara", "evolversi", "evolution", "evo"]          # games whose greedy reads strategies/<game>/weights/
 
 
 @pytest.mark.parametrize("game", TRAINABLE)
@@ -85,6 +85,9 @@ def _engine_signatures(game) -> int:
     if game == "evolution":
         from simcore.games.evolution import build
         return sum(1 + len(m.rounds.signatures) for m in build._ENGINES.values())    # builds, versions
+    if game == "evo":
+        from simcore.games.evo.batch_game import play_games
+        return len(play_games.signatures)
     if game == "evolversi":
         return 0                     # numpy engine: nothing compiled, the weights are Python values
     raise AssertionError(game)
