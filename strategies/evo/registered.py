@@ -58,14 +58,6 @@ class Greedy(Weighted):
         return GreedyBot(rs, seat, self._weights())
 
 
-@register("evo", "trained", doc="greedy with the weights `balancelab train` fitted (weights/trained.toml)")
-class Trained(Greedy):
-    """Greedy with strategies/evo/weights/trained.toml (its provenance inside; measured
-    against greedy in docs/ladder.md, "Trained weights")."""
-
-    default_weights = "trained.toml"
-
-
 @register("evo", "random", doc="uniform among the legal options")
 class Random:
     def batch(self, rs):
