@@ -33,3 +33,19 @@ class ScriptBot:
 
     def choose(self, decision, view) -> int:
         return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
+
+
+class ScriptThenBot:
+    """Reference face: the scripted choices (checked as a plain script's), then `then`."""
+
+    name = "script"
+
+    def __init__(self, seat: int, choices, then):
+        self.seat = seat
+        self.items = list(choices or [])
+        self.then = then
+
+    def choose(self, decision, view) -> int:
+        if self.items:
+            return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
+        return self.then.choose(decision, view)

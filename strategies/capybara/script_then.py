@@ -11,7 +11,6 @@ from simcore.games.capybara.codes import ERR_SCRIPT_KIND
 from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import G_ERR, O_SCRIPT, O_SCRIPT_N, O_SPOS, R_L
 
-from ..script import take_scripted
 from .batch_bots import below
 from .batch_greedy import N_WEIGHTS, PLAIN, decide_greedy
 
@@ -62,19 +61,3 @@ def script_rows(then: str, rows: list) -> list:
     head = greedy_script(load("capybara", None))
     assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
     return head + rows
-
-
-class ScriptThenBot:
-    """Reference face: the scripted choices (checked as a plain script's), then `then`."""
-
-    name = "script"
-
-    def __init__(self, seat: int, choices, then):
-        self.seat = seat
-        self.items = list(choices or [])
-        self.then = then
-
-    def choose(self, decision, view) -> int:
-        if self.items:
-            return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
-        return self.then.choose(decision, view)

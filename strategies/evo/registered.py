@@ -91,6 +91,6 @@ class Script:
 
     def reference(self, rs, seat):
         if self.then:
-            from .script_then import ScriptThenBot
+            from ..script import ScriptThenBot
             return ScriptThenBot(seat, self.choices, _reference(self.then, rs, seat))
         return _reference("script", rs, seat, choices=self.choices)

@@ -85,7 +85,7 @@ class Script:
 
     def reference(self, rs, seat):
         if self.then:
-            from .script_then import ScriptThenBot
+            from ..script import ScriptThenBot
             return ScriptThenBot(seat, self.choices, _BASES[self.then]().reference(rs, seat))
         return ScriptBot(seat, self.choices)
 

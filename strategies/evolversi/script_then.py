@@ -44,19 +44,3 @@ class ScriptThenBatch:
                 self.pos[games[i]] = pos[i] + 1
             out[rows] = q.subset(rows).column(opt)
         return out
-
-
-class ScriptThenBot:
-    """Reference face: the scripted choices (checked as a plain script's), then `then`."""
-
-    name = "script"
-
-    def __init__(self, seat: int, choices, then):
-        self.seat = seat
-        self.items = list(choices or [])
-        self.then = then
-
-    def choose(self, decision, view) -> int:
-        if self.items:
-            return take_scripted(self.seat, self.items, decision.kind, len(decision.options))
-        return self.then.choose(decision, view)
