@@ -10,6 +10,7 @@ import numpy as np
 from ...errors import UserError
 from .codes import END_REASONS
 from ..checks import check_state_bots
+from ..search_face import SearchFace
 from .schema import GAME_DATA
 from .state import entity_names, round_cap
 
@@ -24,7 +25,7 @@ def _common(out: dict) -> dict:
     return common
 
 
-class CapybaraGame:
+class CapybaraGame(SearchFace):
     name = "capybara"
     title = "Ernesto Capybara"
     data = GAME_DATA
@@ -95,22 +96,10 @@ class CapybaraGame:
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
     search_kinds = ("action",)
     search_until = "turn"              # run_state stops at the turn start, the decision point
     score_sense = -1                   # fatigue: lower is better
-
-    def decision_point(self, rs, state):
-        from .search import decision_point
-        return decision_point(rs, state)
-
-    def legal_options(self, rs, state, seat, kind) -> list:
-        from .search import legal_options
-        return legal_options(rs, state, seat, kind)
-
-    def determinize(self, rs, state, seat, key) -> dict:
-        from .search import determinize
-        return determinize(rs, state, seat, key)
 
     def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
         from .branch import branch

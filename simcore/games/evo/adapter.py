@@ -12,6 +12,7 @@ import numpy as np
 
 from ...errors import UserError
 from ..checks import check_state_bots
+from ..search_face import SearchFace
 from .schema import GAME_DATA
 
 EXTRAS = ("sector", "attacks", "kills", "births", "climate_deaths", "events")
@@ -31,7 +32,7 @@ def _common(out: dict, players: int) -> dict:
     return common
 
 
-class EvoGame:
+class EvoGame(SearchFace):
     name = "evo"
     title = "Evo (second edition)"
     data = GAME_DATA
@@ -108,22 +109,10 @@ class EvoGame:
         zones, edges = maps.plot_data(rs, maps.load_map(rs, players))
         return {"zones": zones, "edges": edges, "terrains": list(rs["terrains"])}
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
     search_kinds = ("bid", "move")     # search.py's module doc says why these two
     search_until = "turn"              # each seat's turn of an auction or a movement phase
     score_sense = 1                    # MP: higher is better
-
-    def decision_point(self, rs, state):
-        from .search import decision_point
-        return decision_point(rs, state)
-
-    def legal_options(self, rs, state, seat, kind) -> list:
-        from .search import legal_options
-        return legal_options(rs, state, seat, kind)
-
-    def determinize(self, rs, state, seat, key) -> dict:
-        from .search import determinize
-        return determinize(rs, state, seat, key)
 
     def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
         from .branch import branch

@@ -5,12 +5,13 @@ import numpy as np
 
 from ...errors import UserError
 from ...ruleset import Ruleset
+from ..search_face import SearchFace
 from . import addresses as A
 from .schema import GAME_DATA, compile_rules
 from .traits import TRAITS
 
 
-class EvolutionGame:
+class EvolutionGame(SearchFace):
     name = "evolution"
     title = "Evolution (North Star Games)"
     data = GAME_DATA
@@ -99,24 +100,12 @@ class EvolutionGame:
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
     # Searched: the feeding choices (search.py says why), at the feeding turns that ask a
     # bot, where run_state(until="feed") stops with the feeding's place saved.
     search_kinds = ("feed",)
     search_until = "feed"
     score_sense = 1                    # a higher score is better
-
-    def decision_point(self, rs, state):
-        from .search import decision_point
-        return decision_point(rs, state)
-
-    def legal_options(self, rs, state, seat, kind) -> list:
-        from .search import legal_options
-        return legal_options(rs, state, seat, kind)
-
-    def determinize(self, rs, state, seat, key) -> dict:
-        from .search import determinize
-        return determinize(rs, state, seat, key)
 
     def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
         from .branch import branch

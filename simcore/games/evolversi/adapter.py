@@ -8,10 +8,11 @@ import numpy as np
 from ...errors import UserError
 from ...ruleset import Ruleset
 from ..checks import check_state_bots
+from ..search_face import SearchFace
 from .schema import GAME_DATA
 
 
-class EvolversiGame:
+class EvolversiGame(SearchFace):
     name = "evolversi"
     title = "Barbascura X: Evolversi Male"
     data = GAME_DATA
@@ -99,22 +100,10 @@ class EvolversiGame:
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py, branch.py)
+    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
     search_kinds = ("PLACE",)          # phase 1's plan, every round (why not BUY: search.py)
     search_until = "place"             # run_state stops where a seat is next to PLACE
     score_sense = 1                    # track position: higher is better
-
-    def decision_point(self, rs, state):
-        from .search import decision_point
-        return decision_point(rs, state)
-
-    def legal_options(self, rs, state, seat, kind) -> list:
-        from .search import legal_options
-        return legal_options(rs, state, seat, kind)
-
-    def determinize(self, rs, state, seat, key) -> dict:
-        from .search import determinize
-        return determinize(rs, state, seat, key)
 
     def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
         from .branch import branch
