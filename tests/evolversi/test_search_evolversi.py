@@ -173,3 +173,25 @@ def test_branch_rejects_a_kind_it_cannot_search():
     state = next(_points())
     with pytest.raises(UserError, match="kinds it can search: PLACE"):
         G.branch(RS, [state], 0, "BUY", [0], make_bots("evolversi", "greedy", 4), 4, 2, [1])
+
+
+def test_determinize_deals_face_down_pressure_from_every_unseen_token():
+    """With fewer Pressure spaces than tokens, setup puts a shuffled part of the tokens on the
+    spaces, face down, and leaves the rest out unseen (rulebook, setup step 2): the seat does
+    not know which kinds are on the board. Two worlds that differ only in which tokens were
+    left out must determinize alike, and a re-deal may bring a left-out kind onto the board."""
+    rs = G.data.load(overrides={"pressure_spaces": [2, 4, 6]})          # 3 spaces, 6 tokens
+    bots = make_bots("evolversi", "greedy", 4)
+    state, _ = G.run_state("batch", rs, G.new_state(rs, 4, bots, 4, 2), bots, 4, 2, "place")
+    seat, _ = G.decision_point(rs, state)
+    assert len(state["pressure"]) == 3 and not any(t["revealed"] for t in state["pressure"])
+    swap = ["meteor", "meteor", "totem_or_fury"]                      # another deal of 3 of the 6
+    if Counter(swap) == Counter(t["token"] for t in state["pressure"]):
+        swap = ["swap_above", "swap_above", "totem_or_fury"]
+    other = dict(state, pressure=[dict(t, token=k) for t, k in zip(state["pressure"], swap)])
+    kinds = set()
+    for key in range(20):
+        a, b = G.determinize(rs, state, seat, key), G.determinize(rs, other, seat, key)
+        assert a["pressure"] == b["pressure"], key
+        kinds |= {t["token"] for t in a["pressure"]}
+    assert kinds == {"meteor", "totem_or_fury", "swap_above"}

@@ -25,7 +25,8 @@ each pool sorted before a shuffle from the key, so the re-deal depends only on w
 seat saw: per other seat, its deck, hand and hidden placed cards pooled and dealt back into
 the same piles and sizes (a seat's cards never leave its own piles; the split above/below
 stays, as the seat saw how many cards went where); its own deck reshuffled; the Evolution
-and Event decks reshuffled; the face-down Pressure kinds permuted over their spaces.
+and Event decks reshuffled; the face-down Pressure spaces dealt from every token not
+revealed (with fewer spaces than tokens, the ones setup left out unseen are in the pool too).
 Not kept (a search bot then knows less than it could): that a card bought this round lies
 on top of its buyer's deck (a decision point comes after the draws, when it is in hand),
 and that a seat's hand holds the card it bought last round.
@@ -35,6 +36,8 @@ Every decision point of a seat in a game has turn 0 (phase 1), so the rollout's 
 branch.py, so each round's determinizations and continuations have streams of their own.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 from ... import rng
 from .state import tables_for
@@ -85,6 +88,15 @@ def _order(key: int, what: int, items: list, *address) -> list:
     return [items[i] for i in idx]
 
 
+def _unseen_pressure(rs, state: dict) -> list:
+    """The kinds of every Pressure token not revealed: the face-down ones and, when the ruleset
+    has fewer spaces than tokens, those setup left out unseen (rulebook, setup step 2: shuffled
+    and placed face down "without looking at them"), so which kinds lie on the board is hidden."""
+    every = Counter(tables_for(rs, len(state["seats"])).comps.pressure_kind)
+    every -= Counter(t["token"] for t in state.get("pressure", []) if t.get("revealed"))
+    return list(every.elements())
+
+
 def determinize(rs, state: dict, seat: int, key: int) -> dict:
     """`state` with what `seat` cannot see re-dealt from the stream of `key` (module doc)."""
     key = round_key(key, state)
@@ -101,7 +113,7 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     out["event_deck"] = _order(key, _EVENTS, list(state.get("event_deck", [])))
     pressure = [dict(t) for t in state.get("pressure", [])]
     down = [t for t in pressure if not t.get("revealed")]
-    for t, kind in zip(down, _order(key, _PRESSURE, [t["token"] for t in down])):
+    for t, kind in zip(down, _order(key, _PRESSURE, _unseen_pressure(rs, state))):
         t["token"] = kind
     out["pressure"] = pressure
     return out
