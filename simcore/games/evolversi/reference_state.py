@@ -59,6 +59,8 @@ class StateInOut:
                                    hand=list(src["hand"]), above=list(src["above"]), below=list(src["below"]),
                                    revealed=bool(src["revealed"]), shuffles=src["shuffles"], bought=bought))
         self.ended, self.end_reason, self.winners = bool(s["ended"]), s["end_reason"], list(s["winners"])
+        # each seat's decision counter goes on where the state stopped (BOT keys never repeat)
+        self.decisions = {(self.round, i): src["decisions"] for i, src in enumerate(s["seats"])}
 
     # ------------------------------------------------------------------ results
     def outcome(self) -> dict:
@@ -85,7 +87,8 @@ class StateInOut:
             "event_deck": list(self.event_deck), "event_discard": list(self.event_discard),
             "pressure": [dict(t) for t in self.pressure],
             "shuffles": dict(self.shuffles),
-            "seats": [self.seat_state(seat) for seat in self.seats],
+            "seats": [dict(self.seat_state(seat), decisions=self.decisions.get((self.round, i), 0))
+                      for i, seat in enumerate(self.seats)],
             "ended": self.ended, "end_reason": self.end_reason, "winners": list(self.winners),
         }
         return state_io.to_names(self.rs, self.comps, s)

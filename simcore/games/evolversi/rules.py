@@ -111,6 +111,7 @@ def run_resolved(rs: Ruleset, tb: Tables, s: dict, bots, seed: int, game: int, u
     """run_state on a state whose cards are uids (state_io.resolve); returns the same form."""
     st = state_io.load_batch_state(rs, tb, s, game)
     run = Run(rs, tb, st, bots, seed)
+    run.count_decisions = True         # the saved state carries the counter, whatever the bots read
     run.rnd, run.phase, run.turn = s["round"], s["phase"], s["turn"]
     run.order_known = run.phase in ("actions", "market")
     if not s.get("ended"):

@@ -26,7 +26,7 @@ STATE_KEYS = {"round", "phase", "turn", "order", "fourth_card", "fourth_round", 
               "evolution_deck", "evolution_discard", "event_deck", "event_discard", "pressure", "shuffles",
               "seats", "ended", "end_reason", "winners"}
 SEAT_KEYS = {"animal", "position", "fury", "tokens", "deck", "discard", "hand", "above", "below", "revealed",
-             "shuffles", "bought"}
+             "shuffles", "bought", "decisions"}
 SEAT_PILES = ("deck", "discard", "hand", "above", "below")
 COMMON_PILES = ("evolution_deck", "evolution_discard")
 
@@ -140,6 +140,8 @@ def _check_shape(rs: Ruleset, players: int, state: dict) -> None:
             _whole(seat["tokens"], f"{where}.tokens", 0, rs["token_supply"])
         if "shuffles" in seat:
             _whole(seat["shuffles"], f"{where}.shuffles", 0)
+        if "decisions" in seat:
+            _whole(seat["decisions"], f"{where}.decisions", 0)
         for pile in SEAT_PILES:
             if not isinstance(seat.get(pile, []), list):
                 raise UserError("must be a list of card names", key=f"{where}.{pile}")
@@ -188,6 +190,7 @@ def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
         seat.setdefault("tokens", 0)
         seat.setdefault("revealed", False)
         seat.setdefault("shuffles", 0)
+        seat.setdefault("decisions", 0)       # decisions taken this round: d of its next one
         seat["bought"] = dict(seat.get("bought", {}))
     s["market"] = [None if n is None else pool.card(n, None, "state.market")
                    for n in s.get("market", [])]
@@ -257,6 +260,7 @@ def load_batch_state(rs: Ruleset, tb: Tables, s: dict, game: int) -> State:
         st.tokens[0, i] = seat["tokens"]
         st.revealed[0, i] = seat["revealed"]
         st.deck_shuffles[0, i] = seat["shuffles"]
+        st.counter[0, i] = seat["decisions"]
         deck = seat["deck"][::-1]
         st.deck[0, i, :len(deck)] = deck
         st.n_deck[0, i] = len(deck)
@@ -335,7 +339,7 @@ def dump_batch_state(run) -> dict:
             "hand": lst(st.hand[0, i, :st.n_hand[0, i]]),
             "above": lst(st.above[0, i]), "below": lst(st.below[0, i]),
             "revealed": bool(st.revealed[0, i]), "shuffles": int(st.deck_shuffles[0, i]),
-            "bought": bought,
+            "bought": bought, "decisions": int(st.counter[0, i]),
         })
     ended = not bool(st.alive[0])
     return {
