@@ -161,10 +161,17 @@ def games_frame(spec: RunSpec, idx: np.ndarray, out: dict) -> pl.DataFrame:
         cols[f"s{s}_win"] = pl.Series(winner[:, s])
         cols[f"s{s}_share"] = pl.Series(share[:, s])
     for name, arr in out.get("extra", {}).items():
-        cols[name] = pl.Series(np.asarray(arr))
+        cols[name] = extra_column(arr)
     if "standing" in out:
         cols.update(standing_columns(np.asarray(out["standing"]), np.asarray(out["rounds"])))
     return pl.DataFrame(cols)
+
+
+def extra_column(arr) -> pl.Series:
+    """An Outcome's extra as a column: masked entries (not known for that game) are null."""
+    if not np.ma.is_masked(arr):
+        return pl.Series(np.asarray(arr))
+    return pl.Series(np.ma.getdata(arr)).scatter(np.flatnonzero(np.ma.getmaskarray(arr)), None)
 
 
 def standing_columns(standing: np.ndarray, rounds: np.ndarray) -> dict:

@@ -124,7 +124,8 @@ def play_games(game_name, rs, players, bots, seed, games, engine="batch", log=No
         raise UserError("no games to play", key="games")
     out = {k: np.concatenate([r[k] for r in rows]) for k in ("score", "winner", "rounds", "end_reason",
                                                              "faction", "acquired")}
-    out["extra"] = {k: np.concatenate([r["extra"][k] for r in rows]) for k in rows[0]["extra"]}
+    # np.ma: an extra a game cannot know (masked, protocol.Outcome) stays masked
+    out["extra"] = {k: np.ma.concatenate([r["extra"][k] for r in rows]) for k in rows[0]["extra"]}
     return out
 
 

@@ -47,7 +47,8 @@ class Outcome(TypedDict):
     end_reason: np.ndarray   # (B,) index into Game.end_reasons
     faction: np.ndarray      # (B, P) index into Game.factions(rs)
     acquired: np.ndarray     # (B, P, E) per seat, how often each entity was acquired
-    extra: dict              # name -> (B,) array: game-specific per-game columns
+    extra: dict              # name -> (B,) array: game-specific per-game columns; a masked
+                             # entry (numpy.ma) is not known for that game: null in the rows
     # Only when asked for (trajectories=True), from a game whose standing_label is set:
     # standing: (B, R, P) each seat's standing after rounds 1..R (R = the game's round cap;
     # rounds after a game's end are not meaningful: use `rounds`)

@@ -166,3 +166,22 @@ def test_branch_plays_the_forced_option():
                 _, raw = G.run_state("batch", RS, states[k], now, [11, 12][k], 2, "end")
                 assert out["score"][o * 2 + k].tolist() == raw["score"]
     assert differs >= 5, differs
+
+
+def test_rollout_rows_leave_the_unknown_tallies_null_and_greedy_rows_count_them():
+    """A rollout game is played as a chain of saved states, whose tallies (attacks, kills,
+    births, climate_deaths, events) count only what happened since the last load: its rows
+    leave them null (not -1, which an average would mix in); a greedy game's rows count them."""
+    import polars as pl
+
+    from tests.games.kit import rows
+    tallies = ["attacks", "kills", "births", "climate_deaths", "events"]
+    search = rows("evo", "default", 4, make_bots("evo", ["rollout:k=1"] + ["greedy"] * 3, 4), 3, 0, 1)
+    plain = rows("evo", "default", 4, make_bots("evo", "greedy", 4), 3, 0, 2)
+    assert search.select(tallies).null_count().row(0) == (1,) * len(tallies)
+    assert plain.select(tallies).null_count().row(0) == (0,) * len(tallies)
+    assert (plain["births"] > 0).all()
+    both = pl.concat([plain, search.select(plain.columns)])
+    assert both["births"].mean() == plain["births"].mean()      # the average of the games that have it
+    # what is known of a rollout game is still there
+    assert search.select("sector", "rounds", "s0_dinosaurs").null_count().row(0) == (0, 0, 0)

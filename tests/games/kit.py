@@ -58,8 +58,8 @@ def outcome_row(out: dict, i: int | None = None) -> dict:
         v = np.asarray(out[k])
         row[k] = (v[i] if i is not None else v).tolist()
     for k, v in out.get("extra", {}).items():
-        v = np.asarray(v)
-        row[f"extra.{k}"] = (v[i] if i is not None else v).tolist()
+        v = np.ma.asarray(v).tolist()                  # a masked entry (not known) is None
+        row[f"extra.{k}"] = v[i] if i is not None else v
     return row
 
 

@@ -20,7 +20,7 @@ EXTRAS = ("sector", "attacks", "kills", "births", "climate_deaths", "events")
 
 def _common(out: dict, players: int) -> dict:
     dinos = np.asarray(out["dinosaurs"])
-    extra = {k: np.asarray(out[k]) for k in EXTRAS}
+    extra = {k: np.asanyarray(out[k]) for k in EXTRAS}     # asany: keeps a mask (not known)
     extra.update({f"s{s}_dinosaurs": dinos[..., s] for s in range(players)})
     common = {"score": np.asarray(out["score"]), "winner": np.asarray(out["winner"], dtype=bool),
               "rounds": np.asarray(out["rounds"]), "end_reason": np.asarray(out["end_reason"]),
@@ -121,12 +121,13 @@ class EvoGame(SearchFace):
     def state_outcome(self, rs, players, raw) -> dict:
         """run_state's end outcome (its second value) as the Outcome of one game (B = 1).
         The per-game tallies (attacks, kills, births, climate_deaths, events) of a game
-        played on from saved states are not known: they are -1; `acquired` is the genes
-        held at the end (genes never leave a board, so that is what a whole game's tally is)."""
+        played on from saved states are not known (a loaded state's tallies start at 0):
+        they are masked, null in the rows; `acquired` is the genes held at the end (genes
+        never leave a board, so that is what a whole game's tally is)."""
         out = {k: np.asarray(raw[k])[None] for k in ("score", "winner", "rounds", "end_reason", "dinosaurs",
                                                      "sector")}
         out["won"] = np.asarray(raw["held"], np.int64)[None]
-        out.update({k: np.full(1, -1, np.int64) for k in EXTRAS if k not in out})
+        out.update({k: np.ma.masked_array(np.zeros(1, np.int64), mask=True) for k in EXTRAS if k not in out})
         out["faction"] = np.arange(players)[None]
         return _common(out, players)
 
