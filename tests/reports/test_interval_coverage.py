@@ -41,3 +41,13 @@ def test_paired_mean_and_clustered_ratio_cover_the_truth():
         hits_ratio += lo <= 0.2 <= hi
     assert 0.93 <= hits_mean / 1500 <= 0.97
     assert 0.93 <= hits_ratio / 1500 <= 0.97
+
+
+def test_wilson_interval_holds_its_own_estimate_even_with_no_wins():
+    """Wilson's interval always contains p; float rounding put 0 wins of 3 at lo = 5.6e-17 > 0,
+    and the report's error bars (rate - lo) then crashed matplotlib on a 3-game run."""
+    n = np.repeat(np.arange(1, 60), np.arange(2, 61))
+    s = np.concatenate([np.arange(k + 1) for k in range(1, 60)])
+    p, lo, hi = wilson(s, n)
+    assert ((lo <= p) & (p <= hi)).all()
+    assert wilson(0, 3)[1] == 0.0 and wilson(3, 3)[2] == 1.0
