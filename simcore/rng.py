@@ -105,3 +105,12 @@ def shuffle_order(seed: int, game: int, stream: int, uids, *address) -> list:
         return []
     keys = key(seed, game, stream, *address, np.asarray(uids, dtype=np.uint64))
     return [uids[i] for i in np.argsort(keys, kind="stable")]
+
+
+def sorted_shuffle(key: int, stream: int, items, *address, sort_key=None) -> list:
+    """`items` sorted (by `sort_key`), then in the order of a shuffle from `key` (a search's
+    own seed) on `stream` at `address`. The result depends on the multiset of items only, not
+    on their order: a search's re-deal of what a seat cannot see (the games' search.py)."""
+    items = sorted(items, key=sort_key)
+    idx = shuffle_order(int(key), 0, stream, range(len(items)), *address) if items else []
+    return [items[i] for i in idx]

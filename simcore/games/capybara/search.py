@@ -50,13 +50,6 @@ def legal_options(rs, state: dict, seat: int, kind: str) -> list:
     return [("play", k) for k in hand if col.get(k)] + [("discard", k) for k in hand]
 
 
-def _order(key: int, what: int, items: list) -> list:
-    """`items` sorted, then shuffled by the stream of `key` (depends on the multiset only)."""
-    items = sorted(items)
-    idx = rng.shuffle_order(int(key), 0, rng.BOT, range(len(items)), what) if items else []
-    return [items[i] for i in idx]
-
-
 def _deck_segments(rs, state: dict, players: int):
     """Per remaining part of the cut: (first position in the deck now, length, holds its
     Revolution), or None if the state is not one a dealt game can reach (a scenario)."""
@@ -101,12 +94,12 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     deck = out.get("deck", [])
     others = [x for x in range(P) if x != seat]
     pool = [c for x in others for c in seats[x].get("hand", [])] + [c for c in deck if c != REVOLUTION]
-    pool = _order(key, _POOL, pool)
+    pool = rng.sorted_shuffle(key, rng.BOT, pool, _POOL)
     n_rev = sum(1 for c in deck if c == REVOLUTION)
     segs = _deck_segments(rs, state, P)
     rev_at = set()
     if segs is None:               # not a dealt game's state: Revolutions anywhere in the deck
-        rev_at = set(_order(key, _REV, list(range(len(deck))))[:n_rev])
+        rev_at = set(rng.sorted_shuffle(key, rng.BOT, range(len(deck)), _REV)[:n_rev])
     else:
         for i, (lo, length, has) in enumerate(segs):
             if has:
@@ -115,6 +108,6 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     for x in others:
         seats[x]["hand"] = sorted(next(it) for _ in seats[x].get("hand", []))   # uid order = key order
     out["deck"] = [REVOLUTION if i in rev_at else next(it) for i in range(len(deck))]
-    out["strike_deck"] = _order(key, _STRIKES, list(out.get("strike_deck", [])))
+    out["strike_deck"] = rng.sorted_shuffle(key, rng.BOT, out.get("strike_deck", []), _STRIKES)
     return out
 

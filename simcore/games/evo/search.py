@@ -110,13 +110,6 @@ def legal_options(rs, state: dict, seat: int, kind: str) -> list:
     return [o if o[0] == "stop" else (o[0], g.zname(o[1]), g.zname(o[2])) for o in options]
 
 
-def _order(key: int, what: int, items: list) -> list:
-    """`items` sorted, then shuffled by the stream of `key` (depends on the multiset only)."""
-    items = sorted(items)
-    idx = rng.shuffle_order(int(key), 0, rng.BOT, range(len(items)), what) if items else []
-    return [items[i] for i in idx]
-
-
 def _climate(rs, state: dict, peek: int, key: int) -> tuple[list, list]:
     """The re-dealt (climate_pile, climate_out) (module doc); the top `peek` tokens are seen."""
     meteor = {r["name"] for r in rs.tables["climate"] if r["kind"] == "meteorite"}
@@ -124,7 +117,7 @@ def _climate(rs, state: dict, peek: int, key: int) -> tuple[list, list]:
     fixed = pile[:peek]
     rest = pile[len(fixed):]
     mets = [t for t in rest if t in meteor]
-    pool = _order(key, _CLIMATE, [t for t in rest if t not in meteor] + out)
+    pool = rng.sorted_shuffle(key, rng.BOT, [t for t in rest if t not in meteor] + out, _CLIMATE)
     new_out, fill = pool[:len(out)], pool[len(out):]
     if len(mets) == 1:
         revealed = len(state.get("climate_revealed", []))
@@ -157,7 +150,7 @@ def _bag(rs, state: dict, key: int) -> list:
     if hidden < 0 or len(pool) < hidden:
         return bag                          # not a dealt game's bag (a scenario): left as it is
     kept = [n for n in bag if n not in unique] + [n for n in draws if n in unique]
-    return sorted(kept + _order(key, _UNIQUE, pool)[:hidden])
+    return sorted(kept + rng.sorted_shuffle(key, rng.BOT, pool, _UNIQUE)[:hidden])
 
 
 def determinize(rs, state: dict, seat: int, key: int) -> dict:
@@ -165,8 +158,8 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     out = dict(state)                      # shallow: every list re-dealt below is a new list
     seats = out["seats"] = [dict(x) for x in state["seats"]]
     others = [x for x in range(len(seats)) if x != seat]
-    pool = _order(key, _EVENTS, [c for x in others for c in seats[x].get("events", [])]
-                  + list(state.get("event_deck", [])))
+    pool = rng.sorted_shuffle(key, rng.BOT, [c for x in others for c in seats[x].get("events", [])]
+                              + list(state.get("event_deck", [])), _EVENTS)
     it = iter(pool)
     for x in others:
         seats[x]["events"] = sorted(next(it) for _ in seats[x].get("events", []))

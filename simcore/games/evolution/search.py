@@ -67,13 +67,6 @@ def _card_key(card) -> str:
     return json.dumps(card)          # a card is [food, "trait"] (or "trait" in a hand-made state)
 
 
-def _order(key: int, items: list) -> list:
-    """`items` sorted, then shuffled by the stream of `key` (depends on the multiset only)."""
-    items = sorted(items, key=_card_key)
-    idx = rng.shuffle_order(int(key), 0, rng.SEARCH, range(len(items)), _POOL) if items else []
-    return [items[i] for i in idx]
-
-
 def determinize(rs, state: dict, seat: int, key: int) -> dict:
     """`state` with what `seat` cannot see re-dealt from the stream of `key` (module doc)."""
     if "deck" not in state:               # a hand-made state: its deck is every card left
@@ -83,7 +76,7 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     others = [x for x in range(len(seats)) if x != seat]
     deck = list(state.get("deck", []))
     pool = [c for x in others for c in seats[x].get("hand", [])] + deck
-    it = iter(_order(stream_of(key, state), pool))
+    it = iter(rng.sorted_shuffle(stream_of(key, state), rng.SEARCH, pool, _POOL, sort_key=_card_key))
     for x in others:
         seats[x]["hand"] = sorted((next(it) for _ in seats[x].get("hand", [])), key=_card_key)
     out["deck"] = [next(it) for _ in deck]

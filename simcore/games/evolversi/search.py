@@ -81,13 +81,6 @@ def legal_options(rs, state: dict, seat: int, kind: str) -> list:
             for m in masks.tolist()]
 
 
-def _order(key: int, what: int, items: list, *address) -> list:
-    """`items` sorted, then shuffled by the stream of `key` (depends on the multiset only)."""
-    items = sorted(items)
-    idx = rng.shuffle_order(key, 0, rng.SEARCH, range(len(items)), what, *address) if items else []
-    return [items[i] for i in idx]
-
-
 def _unseen_pressure(rs, state: dict) -> list:
     """The kinds of every Pressure token not revealed: the face-down ones and, when the ruleset
     has fewer spaces than tokens, those setup left out unseen (rulebook, setup step 2: shuffled
@@ -106,14 +99,14 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
     for x, s in enumerate(seats):
         piles = ["deck"] if x == seat else ["deck", "hand"] + (["above"] if above_hidden else []) \
             + ([] if s.get("revealed") else ["below"])
-        pool = iter(_order(key, _OWN, [c for p in piles for c in s.get(p, [])], x))
+        pool = iter(rng.sorted_shuffle(key, rng.SEARCH, [c for p in piles for c in s.get(p, [])], _OWN, x))
         for p in piles:
             s[p] = [next(pool) for _ in s.get(p, [])]
-    out["evolution_deck"] = _order(key, _EVOLUTION, list(state.get("evolution_deck", [])))
-    out["event_deck"] = _order(key, _EVENTS, list(state.get("event_deck", [])))
+    out["evolution_deck"] = rng.sorted_shuffle(key, rng.SEARCH, state.get("evolution_deck", []), _EVOLUTION)
+    out["event_deck"] = rng.sorted_shuffle(key, rng.SEARCH, state.get("event_deck", []), _EVENTS)
     pressure = [dict(t) for t in state.get("pressure", [])]
     down = [t for t in pressure if not t.get("revealed")]
-    for t, kind in zip(down, _order(key, _PRESSURE, _unseen_pressure(rs, state))):
+    for t, kind in zip(down, rng.sorted_shuffle(key, rng.SEARCH, _unseen_pressure(rs, state), _PRESSURE)):
         t["token"] = kind
     out["pressure"] = pressure
     return out
