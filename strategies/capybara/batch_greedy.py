@@ -79,6 +79,33 @@ def row_value(g, rk, i, s, add):
 
 
 @kernel
+def row_value_plus(g, rk, i, s, x, k):
+    """V_i with k more tokens of seat x alone on slot i (k < 0: fewer): row_value with one
+    seat's change, in one pass and without the per-seat vector (the place and gather
+    options' hot path)."""
+    P = rk[R_P]
+    f = g[rk[O_SFAT] + i]
+    if f == 0:
+        return 0
+    ot = rk[O_TOK] + i * P
+    best, count, mine = 0, 0, 0
+    for y in range(P):
+        t = g[ot + y] + (k if y == x else 0)
+        if t > best:
+            best, count = t, 1
+        elif t == best:
+            count += 1
+        if y == s:
+            mine = t
+    if best == 0:
+        return 0
+    lead = 2 if count == 1 else 1
+    if mine == best:                   # s leads (or ties): +lead per opponent, -lead per tied one
+        return f * lead * (P - count)
+    return -f * lead * count
+
+
+@kernel
 def values_now(g, rk, s):
     """Fill V_i for every slot; return E(s) now."""
     P, m = rk[R_P], rk[R_M]
@@ -104,9 +131,43 @@ def clear_add(g, rk):
 def place_e(g, rk, s, now, x, i, k):
     """E(s) after seat x places k tokens on slot i (limited by its supply)."""
     vv, _ = scratch(rk)
-    add = clear_add(g, rk)
-    g[add + x] = min(k, g[rk[O_SUP] + x])
-    return now - g[vv + i] + row_value(g, rk, i, s, add)
+    return now - g[vv + i] + row_value_plus(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
+
+
+@kernel
+def gather_source(g, rk, i, x, colour):
+    """Tokens of seat x a GATHER moves off slot i (0: none there, or locked, or banned)."""
+    t = g[rk[O_TOK] + i * rk[R_P] + x]
+    if t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
+        return t
+    return 0
+
+
+@kernel
+def gather_removal(g, rk, s, x, colour):
+    """(sum over the slots of V_i's change when seat x's removable tokens leave them, how
+    many tokens leave): the part of every GATHER option of seat x that does not depend on
+    the destination (gather_e takes the destination's own tokens back out)."""
+    vv, _ = scratch(rk)
+    d, moved = 0, 0
+    for i in range(rk[R_M]):
+        t = gather_source(g, rk, i, x, colour)
+        if t > 0:
+            d += row_value_plus(g, rk, i, s, x, -t) - g[vv + i]
+            moved += t
+    return d, moved
+
+
+@kernel
+def gather_e(g, rk, s, now, colour, x, b, removal, moved):
+    """E(s) after GATHER option (x, b), from gather_removal(x)'s (removal, moved): every
+    removable token of seat x but those already on b moves onto b."""
+    vv, _ = scratch(rk)
+    t = gather_source(g, rk, b, x, colour)
+    if t > 0:
+        removal -= row_value_plus(g, rk, b, s, x, -t) - g[vv + b]
+        moved -= t
+    return now + removal - g[vv + b] + row_value_plus(g, rk, b, s, x, moved)
 
 
 @kernel
@@ -135,21 +196,32 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
         L = leader(g, rk, rk[O_TOK], a)
         return now - g[vv + a] + 2 * g[rk[O_SFAT] + a] * (P - 1 if L == s else -1)
     if eff == GATHER:
-        # every removable token of seat a moves onto slot b: those slots' V_i change
-        add = clear_add(g, rk)
-        e, moved = now, 0
-        for i in range(rk[R_M]):
-            t = g[rk[O_TOK] + i * P + a]
-            if i != b and t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
-                g[add + a] = -t
-                e += row_value(g, rk, i, s, add) - g[vv + i]
-                moved += t
-        g[add + a] = moved
-        return e - g[vv + b] + row_value(g, rk, b, s, add)
+        removal, moved = gather_removal(g, rk, s, a, colour)
+        return gather_e(g, rk, s, now, colour, a, b, removal, moved)
     if eff == LOCK:
         return now
     return after_effect(g, rk, s, eff, amount, colour, actor, a, b)
 
+
+
+@kernel
+def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
+    """(lowest E(s) after one of the n option rows at g[oo:] of an effect, its index; ties to
+    the lowest): option_e of each, GATHER's per-seat part once per seat (its rows come
+    grouped by seat)."""
+    best, arg, seat, removal, moved = now, 0, -1, 0, 0
+    for k in range(n):
+        a, b = g[oo + 2 * k], g[oo + 2 * k + 1]
+        if eff == GATHER:
+            if a != seat:
+                seat = a
+                removal, moved = gather_removal(g, rk, s, a, colour)
+            e = gather_e(g, rk, s, now, colour, a, b, removal, moved)
+        else:
+            e = option_e(g, rk, s, now, eff, amount, colour, actor, a, b)
+        if k == 0 or e < best:
+            best, arg = e, k
+    return best, arg
 
 
 @kernel
@@ -158,11 +230,7 @@ def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
     if effect_decision(eff) < 0:
         return now, 0, 0
     n = effect_options(g, rk, eff, colour, actor, oo)
-    best, arg = now, 0
-    for k in range(n):
-        e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
-        if k == 0 or e < best:
-            best, arg = e, k
+    best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
     return best, arg, n
 
 
@@ -315,12 +383,7 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
             or kind == D_COPY_TOKENS):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
-        best, arg = now, 0
-        for k in range(n):
-            e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
-            if k == 0 or e < best:
-                best, arg = e, k
-        return arg
+        return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
         best, arg = now, -1
