@@ -24,7 +24,7 @@ from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DEC
                                               C_EFFECT, C_OPT_A, C_OPT_B, C_SLOT, effect_decision,
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
-from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
+from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
@@ -47,7 +47,8 @@ def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
 
 @kernel
 def scratch(rk):
-    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames."""
+    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames (the
+    card memo follows, memo_at)."""
     at = rk[O_TMP] + 2 * rk[R_N]
     return at, at + rk[R_M]
 
@@ -252,13 +253,6 @@ def best_discard_place(g, rk, s, now):
 
 
 @kernel
-def card_best(g, rk, s, card, now):
-    eff, amount = effective_effect(g, rk, card)
-    best, _, _ = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
-    return best
-
-
-@kernel
 def lock_choice(g, rk, s, n):
     """The first slot led by another seat with the highest fatigue; else option 0."""
     best, arg = -1, 0
@@ -307,6 +301,79 @@ def peek_choice(g, rk, s):
 
 
 PLAIN, FAVOR, AVOID = 0, 1, 2
+
+
+# The card memo (ACTION and NEXT_CARD): cards with the same effective effect (and colour,
+# when a banned_colour strike is out) score the same, so each is scored once; the row also
+# keeps its best option, which the card's effect decision asked next (same state, same
+# option rows) returns without scoring them again. Header: the game, turn, seat and that
+# seat's decision count of the decision that wrote it, then the number of rows.
+MEMO_GAME, MEMO_TURN, MEMO_SEAT, MEMO_DCOUNT, MEMO_ROWS, MEMO_HEAD = range(6)
+ROW_EFF, ROW_AMOUNT, ROW_COLOUR, ROW_E, ROW_ARG, ROW_N, ROW_SIZE = range(7)
+
+
+@kernel
+def banned_out(g, rk):
+    """A banned_colour strike is out: a card's colour changes its options."""
+    for i in range(rk[R_M]):
+        if symbol(g, rk, i) == SYM_BANNED:
+            return True
+    return False
+
+
+@kernel
+def memo_at(rk):
+    _, add = scratch(rk)
+    return add + rk[R_P]
+
+
+@kernel
+def memo_open(g, rk, s):
+    """An empty memo, stamped with this decision of seat s."""
+    at = memo_at(rk)
+    g[at + MEMO_GAME], g[at + MEMO_TURN], g[at + MEMO_SEAT] = g[G_GAME], g[G_TURN], s
+    g[at + MEMO_DCOUNT], g[at + MEMO_ROWS] = g[rk[O_DCNT] + s], 0
+
+
+@kernel
+def card_value(g, rk, s, card, now, banned):
+    """E(s) after s plays `card` with its best option (best_effect), from the memo if a card
+    with the same effect was scored in this decision."""
+    eff, amount = effective_effect(g, rk, card)
+    colour = rk[rk[T_CCOL] + card] if banned else -1
+    at = memo_at(rk)
+    rows = g[at + MEMO_ROWS]
+    for r in range(rows):
+        row = at + MEMO_HEAD + ROW_SIZE * r
+        if g[row + ROW_EFF] == eff and g[row + ROW_AMOUNT] == amount and g[row + ROW_COLOUR] == colour:
+            return g[row + ROW_E]
+    e, arg, n = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
+    row = at + MEMO_HEAD + ROW_SIZE * rows
+    g[row + ROW_EFF], g[row + ROW_AMOUNT], g[row + ROW_COLOUR] = eff, amount, colour
+    g[row + ROW_E], g[row + ROW_ARG], g[row + ROW_N] = e, arg, n
+    g[at + MEMO_ROWS] = rows + 1
+    return e
+
+
+@kernel
+def memo_choice(g, rk, s, eff, amount, colour, n):
+    """The best option the memo holds for this effect decision of s (-1: none): only right
+    after s's ACTION / NEXT_CARD decision wrote it (the next decision of s in the same turn
+    of the same game), so the state and the option rows are the ones it scored."""
+    at = memo_at(rk)
+    if (g[at + MEMO_GAME] != g[G_GAME] or g[at + MEMO_TURN] != g[G_TURN] or g[at + MEMO_SEAT] != s
+            or g[at + MEMO_DCOUNT] + 1 != g[rk[O_DCNT] + s]):
+        return -1
+    if not banned_out(g, rk):
+        colour = -1
+    for r in range(g[at + MEMO_ROWS]):
+        row = at + MEMO_HEAD + ROW_SIZE * r
+        if (g[row + ROW_EFF] == eff and g[row + ROW_AMOUNT] == amount and g[row + ROW_COLOUR] == colour
+                and g[row + ROW_N] == n):
+            return g[row + ROW_ARG]
+    return -1
+
+
 
 
 @kernel
@@ -360,7 +427,6 @@ def option_ok(g, rk, kind, s, n, k, mode, ent, hits):
 
 @kernel
 def decide_greedy(g, rk, kind, s, n, mode, ent):
-    P = rk[R_P]
     ctx = rk[O_CTX]
     oo = rk[O_OPTS]
     hits = count_hits(g, rk, kind, s, n, mode, ent)
@@ -383,36 +449,22 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
             or kind == D_COPY_TOKENS):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
+        if actor == s:
+            k = memo_choice(g, rk, s, eff, amount, colour, n)
+            if k >= 0:
+                return k
         return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
         best, arg = now, -1
-        # cards with the same effective effect (and colour, when a banned_colour strike is
-        # out) score the same: each is scored once, remembered in the memo rows
-        banned = False
-        for i in range(rk[R_M]):
-            if symbol(g, rk, i) == SYM_BANNED:
-                banned = True
-        _, add = scratch(rk)
-        memo, n_memo = add + P, 0
+        banned = banned_out(g, rk)
+        memo_open(g, rk, s)
         for k in range(n):
             if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
                 continue
             card = g[oo + 2 * k + 1]
             if g[oo + 2 * k] == 0:
-                eff, amount = effective_effect(g, rk, card)
-                colour = rk[rk[T_CCOL] + card] if banned else -1
-                e, found = 0, False
-                for r in range(n_memo):
-                    at = memo + 4 * r
-                    if g[at] == eff and g[at + 1] == amount and g[at + 2] == colour:
-                        e, found = g[at + 3], True
-                        break
-                if not found:
-                    e = card_best(g, rk, s, card, now)
-                    at = memo + 4 * n_memo
-                    g[at], g[at + 1], g[at + 2], g[at + 3] = eff, amount, colour, e
-                    n_memo += 1
+                e = card_value(g, rk, s, card, now, banned)
             else:
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:
@@ -423,10 +475,12 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     if kind == D_NEXT_CARD:
         # stop (option 0) unless a card beats the board now; a favouring bot must play one
         best, arg = now - weight(g, rk, s, W_NEXT_CARD), 0 if option_ok(g, rk, kind, s, n, 0, mode, ent, hits) else -1
+        banned = banned_out(g, rk)
+        memo_open(g, rk, s)
         for k in range(1, n):
             if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
                 continue
-            e = card_best(g, rk, s, g[oo + 2 * k], now)
+            e = card_value(g, rk, s, g[oo + 2 * k], now, banned)
             if arg < 0 or e < best:
                 best, arg = e, k
         return max(arg, 0)
