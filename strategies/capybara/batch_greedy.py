@@ -45,7 +45,7 @@ def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
     return evaluate(g, rk, True, s)
 
 
-@kernel
+@kernel(inline=True)
 def scratch(rk):
     """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames (the
     card memo follows, memo_at)."""
@@ -53,7 +53,7 @@ def scratch(rk):
     return at, at + rk[R_M]
 
 
-@kernel
+@kernel(inline=True)
 def row_value(g, rk, i, s, add):
     """V_i with g[add + x] more tokens of each seat x on slot i (add < 0: none)."""
     P = rk[R_P]
@@ -79,7 +79,7 @@ def row_value(g, rk, i, s, add):
     return f * v
 
 
-@kernel
+@kernel(inline=True)
 def row_value_plus(g, rk, i, s, x, k):
     """V_i with k more tokens of seat x alone on slot i (k < 0: fewer): row_value with one
     seat's change, in one pass and without the per-seat vector (the place and gather
@@ -128,14 +128,14 @@ def clear_add(g, rk):
     return add
 
 
-@kernel
+@kernel(inline=True)
 def place_e(g, rk, s, now, x, i, k):
     """E(s) after seat x places k tokens on slot i (limited by its supply)."""
     vv, _ = scratch(rk)
     return now - g[vv + i] + row_value_plus(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
 
 
-@kernel
+@kernel(inline=True)
 def gather_source(g, rk, i, x, colour):
     """Tokens of seat x a GATHER moves off slot i (0: none there, or locked, or banned)."""
     t = g[rk[O_TOK] + i * rk[R_P] + x]
@@ -321,7 +321,7 @@ def banned_out(g, rk):
     return False
 
 
-@kernel
+@kernel(inline=True)
 def memo_at(rk):
     _, add = scratch(rk)
     return add + rk[R_P]
@@ -376,7 +376,7 @@ def memo_choice(g, rk, s, eff, amount, colour, n):
 
 
 
-@kernel
+@kernel(inline=True)
 def weight(g, rk, s, i):
     """Seat s's weight i, in E's units (fatigue per opponent x 2 (P - 1))."""
     return 2 * (rk[R_P] - 1) * g[rk[O_SCRIPT] + s * rk[R_L] * 2 + 2 + i]
