@@ -13,6 +13,10 @@ cache folder then), so other games' caches are untouched.
 `GameBuild` is the whole build of a game whose compiled sources are a fixed set of files
 (Capybara, Evo: `kernel` / `policy` decorators, one line on stderr when it compiles);
 Evolution builds one engine per bot set on the same pieces (evolution/build.py).
+`GameBuild(..., nrt=False)` compiles without numba's reference counting (its private
+`_nrt=False`, as Evolution's build): a kernel then cannot allocate, and passing the game's
+arrays to a small callee costs no atomic incref/decref pair (Capybara: half of the greedy
+games' CPU, issue 11).
 """
 from __future__ import annotations
 
@@ -106,10 +110,11 @@ DECIDE_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.
 class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
     cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
-    process whose folder is not there yet prints `note` on stderr: a real compile follows."""
+    process whose folder is not there yet prints `note` on stderr: a real compile follows.
+    `nrt=False`: every kernel and policy without reference counting (nothing allocates)."""
 
-    def __init__(self, game: str, sources, note: str):
-        self.game, self.note = game, note
+    def __init__(self, game: str, sources, note: str, nrt: bool = True):
+        self.game, self.note, self.nrt = game, note, nrt
         self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
         self._announced = False
 
@@ -121,7 +126,7 @@ class GameBuild:
 
     def kernel(self, f=None, *, inline: bool = False):
         """njit(nogil) cached in the build's folder; `kernel(inline=True)` for one-liners."""
-        opts = dict(nogil=True)
+        opts = dict(nogil=True, _nrt=self.nrt)
         if inline:
             opts["inline"] = "always"
 
@@ -135,4 +140,4 @@ class GameBuild:
         build's folder (cfunc compiles at decoration, so the folder is set around it)."""
         self._announce()
         with _cache_dir(self.folder):
-            return cfunc(DECIDE_SIG, cache=True)(f)
+            return cfunc(DECIDE_SIG, cache=True, _nrt=self.nrt)(f)

@@ -24,7 +24,7 @@ from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DEC
                                               C_EFFECT, C_OPT_A, C_OPT_B, C_SLOT, effect_decision,
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
-from simcore.games.capybara.state import (G_DTOP, O_CTX, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
+from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
@@ -45,14 +45,15 @@ def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
     return evaluate(g, rk, True, s)
 
 
-@kernel
+@kernel(inline=True)
 def scratch(rk):
-    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames."""
+    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames (the
+    card memo follows, memo_at)."""
     at = rk[O_TMP] + 2 * rk[R_N]
     return at, at + rk[R_M]
 
 
-@kernel
+@kernel(inline=True)
 def row_value(g, rk, i, s, add):
     """V_i with g[add + x] more tokens of each seat x on slot i (add < 0: none)."""
     P = rk[R_P]
@@ -78,6 +79,33 @@ def row_value(g, rk, i, s, add):
     return f * v
 
 
+@kernel(inline=True)
+def row_value_plus(g, rk, i, s, x, k):
+    """V_i with k more tokens of seat x alone on slot i (k < 0: fewer): row_value with one
+    seat's change, in one pass and without the per-seat vector (the place and gather
+    options' hot path)."""
+    P = rk[R_P]
+    f = g[rk[O_SFAT] + i]
+    if f == 0:
+        return 0
+    ot = rk[O_TOK] + i * P
+    best, count, mine = 0, 0, 0
+    for y in range(P):
+        t = g[ot + y] + (k if y == x else 0)
+        if t > best:
+            best, count = t, 1
+        elif t == best:
+            count += 1
+        if y == s:
+            mine = t
+    if best == 0:
+        return 0
+    lead = 2 if count == 1 else 1
+    if mine == best:                   # s leads (or ties): +lead per opponent, -lead per tied one
+        return f * lead * (P - count)
+    return -f * lead * count
+
+
 @kernel
 def values_now(g, rk, s):
     """Fill V_i for every slot; return E(s) now."""
@@ -100,13 +128,47 @@ def clear_add(g, rk):
     return add
 
 
-@kernel
+@kernel(inline=True)
 def place_e(g, rk, s, now, x, i, k):
     """E(s) after seat x places k tokens on slot i (limited by its supply)."""
     vv, _ = scratch(rk)
-    add = clear_add(g, rk)
-    g[add + x] = min(k, g[rk[O_SUP] + x])
-    return now - g[vv + i] + row_value(g, rk, i, s, add)
+    return now - g[vv + i] + row_value_plus(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
+
+
+@kernel(inline=True)
+def gather_source(g, rk, i, x, colour):
+    """Tokens of seat x a GATHER moves off slot i (0: none there, or locked, or banned)."""
+    t = g[rk[O_TOK] + i * rk[R_P] + x]
+    if t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
+        return t
+    return 0
+
+
+@kernel
+def gather_removal(g, rk, s, x, colour):
+    """(sum over the slots of V_i's change when seat x's removable tokens leave them, how
+    many tokens leave): the part of every GATHER option of seat x that does not depend on
+    the destination (gather_e takes the destination's own tokens back out)."""
+    vv, _ = scratch(rk)
+    d, moved = 0, 0
+    for i in range(rk[R_M]):
+        t = gather_source(g, rk, i, x, colour)
+        if t > 0:
+            d += row_value_plus(g, rk, i, s, x, -t) - g[vv + i]
+            moved += t
+    return d, moved
+
+
+@kernel
+def gather_e(g, rk, s, now, colour, x, b, removal, moved):
+    """E(s) after GATHER option (x, b), from gather_removal(x)'s (removal, moved): every
+    removable token of seat x but those already on b moves onto b."""
+    vv, _ = scratch(rk)
+    t = gather_source(g, rk, b, x, colour)
+    if t > 0:
+        removal -= row_value_plus(g, rk, b, s, x, -t) - g[vv + b]
+        moved -= t
+    return now + removal - g[vv + b] + row_value_plus(g, rk, b, s, x, moved)
 
 
 @kernel
@@ -135,21 +197,32 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
         L = leader(g, rk, rk[O_TOK], a)
         return now - g[vv + a] + 2 * g[rk[O_SFAT] + a] * (P - 1 if L == s else -1)
     if eff == GATHER:
-        # every removable token of seat a moves onto slot b: those slots' V_i change
-        add = clear_add(g, rk)
-        e, moved = now, 0
-        for i in range(rk[R_M]):
-            t = g[rk[O_TOK] + i * P + a]
-            if i != b and t > 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
-                g[add + a] = -t
-                e += row_value(g, rk, i, s, add) - g[vv + i]
-                moved += t
-        g[add + a] = moved
-        return e - g[vv + b] + row_value(g, rk, b, s, add)
+        removal, moved = gather_removal(g, rk, s, a, colour)
+        return gather_e(g, rk, s, now, colour, a, b, removal, moved)
     if eff == LOCK:
         return now
     return after_effect(g, rk, s, eff, amount, colour, actor, a, b)
 
+
+
+@kernel
+def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
+    """(lowest E(s) after one of the n option rows at g[oo:] of an effect, its index; ties to
+    the lowest): option_e of each, GATHER's per-seat part once per seat (its rows come
+    grouped by seat)."""
+    best, arg, seat, removal, moved = now, 0, -1, 0, 0
+    for k in range(n):
+        a, b = g[oo + 2 * k], g[oo + 2 * k + 1]
+        if eff == GATHER:
+            if a != seat:
+                seat = a
+                removal, moved = gather_removal(g, rk, s, a, colour)
+            e = gather_e(g, rk, s, now, colour, a, b, removal, moved)
+        else:
+            e = option_e(g, rk, s, now, eff, amount, colour, actor, a, b)
+        if k == 0 or e < best:
+            best, arg = e, k
+    return best, arg
 
 
 @kernel
@@ -158,11 +231,7 @@ def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
     if effect_decision(eff) < 0:
         return now, 0, 0
     n = effect_options(g, rk, eff, colour, actor, oo)
-    best, arg = now, 0
-    for k in range(n):
-        e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
-        if k == 0 or e < best:
-            best, arg = e, k
+    best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
     return best, arg, n
 
 
@@ -180,13 +249,6 @@ def best_discard_place(g, rk, s, now):
                 e = place_e(g, rk, s, now, x, i, rk[R_DISCARD_PLACE])
                 if not any_ or e < best:
                     best, any_ = e, True
-    return best
-
-
-@kernel
-def card_best(g, rk, s, card, now):
-    eff, amount = effective_effect(g, rk, card)
-    best, _, _ = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
     return best
 
 
@@ -241,7 +303,80 @@ def peek_choice(g, rk, s):
 PLAIN, FAVOR, AVOID = 0, 1, 2
 
 
+# The card memo (ACTION and NEXT_CARD): cards with the same effective effect (and colour,
+# when a banned_colour strike is out) score the same, so each is scored once; the row also
+# keeps its best option, which the card's effect decision asked next (same state, same
+# option rows) returns without scoring them again. Header: the game, turn, seat and that
+# seat's decision count of the decision that wrote it, then the number of rows.
+MEMO_GAME, MEMO_TURN, MEMO_SEAT, MEMO_DCOUNT, MEMO_ROWS, MEMO_HEAD = range(6)
+ROW_EFF, ROW_AMOUNT, ROW_COLOUR, ROW_E, ROW_ARG, ROW_N, ROW_SIZE = range(7)
+
+
 @kernel
+def banned_out(g, rk):
+    """A banned_colour strike is out: a card's colour changes its options."""
+    for i in range(rk[R_M]):
+        if symbol(g, rk, i) == SYM_BANNED:
+            return True
+    return False
+
+
+@kernel(inline=True)
+def memo_at(rk):
+    _, add = scratch(rk)
+    return add + rk[R_P]
+
+
+@kernel
+def memo_open(g, rk, s):
+    """An empty memo, stamped with this decision of seat s."""
+    at = memo_at(rk)
+    g[at + MEMO_GAME], g[at + MEMO_TURN], g[at + MEMO_SEAT] = g[G_GAME], g[G_TURN], s
+    g[at + MEMO_DCOUNT], g[at + MEMO_ROWS] = g[rk[O_DCNT] + s], 0
+
+
+@kernel
+def card_value(g, rk, s, card, now, banned):
+    """E(s) after s plays `card` with its best option (best_effect), from the memo if a card
+    with the same effect was scored in this decision."""
+    eff, amount = effective_effect(g, rk, card)
+    colour = rk[rk[T_CCOL] + card] if banned else -1
+    at = memo_at(rk)
+    rows = g[at + MEMO_ROWS]
+    for r in range(rows):
+        row = at + MEMO_HEAD + ROW_SIZE * r
+        if g[row + ROW_EFF] == eff and g[row + ROW_AMOUNT] == amount and g[row + ROW_COLOUR] == colour:
+            return g[row + ROW_E]
+    e, arg, n = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
+    row = at + MEMO_HEAD + ROW_SIZE * rows
+    g[row + ROW_EFF], g[row + ROW_AMOUNT], g[row + ROW_COLOUR] = eff, amount, colour
+    g[row + ROW_E], g[row + ROW_ARG], g[row + ROW_N] = e, arg, n
+    g[at + MEMO_ROWS] = rows + 1
+    return e
+
+
+@kernel
+def memo_choice(g, rk, s, eff, amount, colour, n):
+    """The best option the memo holds for this effect decision of s (-1: none): only right
+    after s's ACTION / NEXT_CARD decision wrote it (the next decision of s in the same turn
+    of the same game), so the state and the option rows are the ones it scored."""
+    at = memo_at(rk)
+    if (g[at + MEMO_GAME] != g[G_GAME] or g[at + MEMO_TURN] != g[G_TURN] or g[at + MEMO_SEAT] != s
+            or g[at + MEMO_DCOUNT] + 1 != g[rk[O_DCNT] + s]):
+        return -1
+    if not banned_out(g, rk):
+        colour = -1
+    for r in range(g[at + MEMO_ROWS]):
+        row = at + MEMO_HEAD + ROW_SIZE * r
+        if (g[row + ROW_EFF] == eff and g[row + ROW_AMOUNT] == amount and g[row + ROW_COLOUR] == colour
+                and g[row + ROW_N] == n):
+            return g[row + ROW_ARG]
+    return -1
+
+
+
+
+@kernel(inline=True)
 def weight(g, rk, s, i):
     """Seat s's weight i, in E's units (fatigue per opponent x 2 (P - 1))."""
     return 2 * (rk[R_P] - 1) * g[rk[O_SCRIPT] + s * rk[R_L] * 2 + 2 + i]
@@ -292,7 +427,6 @@ def option_ok(g, rk, kind, s, n, k, mode, ent, hits):
 
 @kernel
 def decide_greedy(g, rk, kind, s, n, mode, ent):
-    P = rk[R_P]
     ctx = rk[O_CTX]
     oo = rk[O_OPTS]
     hits = count_hits(g, rk, kind, s, n, mode, ent)
@@ -315,41 +449,22 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
             or kind == D_COPY_TOKENS):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
-        best, arg = now, 0
-        for k in range(n):
-            e = option_e(g, rk, s, now, eff, amount, colour, actor, g[oo + 2 * k], g[oo + 2 * k + 1])
-            if k == 0 or e < best:
-                best, arg = e, k
-        return arg
+        if actor == s:
+            k = memo_choice(g, rk, s, eff, amount, colour, n)
+            if k >= 0:
+                return k
+        return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
         best, arg = now, -1
-        # cards with the same effective effect (and colour, when a banned_colour strike is
-        # out) score the same: each is scored once, remembered in the memo rows
-        banned = False
-        for i in range(rk[R_M]):
-            if symbol(g, rk, i) == SYM_BANNED:
-                banned = True
-        _, add = scratch(rk)
-        memo, n_memo = add + P, 0
+        banned = banned_out(g, rk)
+        memo_open(g, rk, s)
         for k in range(n):
             if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
                 continue
             card = g[oo + 2 * k + 1]
             if g[oo + 2 * k] == 0:
-                eff, amount = effective_effect(g, rk, card)
-                colour = rk[rk[T_CCOL] + card] if banned else -1
-                e, found = 0, False
-                for r in range(n_memo):
-                    at = memo + 4 * r
-                    if g[at] == eff and g[at + 1] == amount and g[at + 2] == colour:
-                        e, found = g[at + 3], True
-                        break
-                if not found:
-                    e = card_best(g, rk, s, card, now)
-                    at = memo + 4 * n_memo
-                    g[at], g[at + 1], g[at + 2], g[at + 3] = eff, amount, colour, e
-                    n_memo += 1
+                e = card_value(g, rk, s, card, now, banned)
             else:
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:
@@ -360,10 +475,12 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     if kind == D_NEXT_CARD:
         # stop (option 0) unless a card beats the board now; a favouring bot must play one
         best, arg = now - weight(g, rk, s, W_NEXT_CARD), 0 if option_ok(g, rk, kind, s, n, 0, mode, ent, hits) else -1
+        banned = banned_out(g, rk)
+        memo_open(g, rk, s)
         for k in range(1, n):
             if not option_ok(g, rk, kind, s, n, k, mode, ent, hits):
                 continue
-            e = card_best(g, rk, s, g[oo + 2 * k], now)
+            e = card_value(g, rk, s, g[oo + 2 * k], now, banned)
             if arg < 0 or e < best:
                 best, arg = e, k
         return max(arg, 0)

@@ -8,7 +8,7 @@ import pytest
 from simcore.games.capybara import codes as C
 from simcore.games.capybara import state as S
 from simcore.games.capybara.table import effect_options
-from strategies.capybara.batch_greedy import after_effect, option_e, values_now
+from strategies.capybara.batch_greedy import after_effect, best_effect, option_e, values_now
 
 from .batch_kit import ruleset, turns
 
@@ -34,3 +34,26 @@ def test_incremental_evaluation_matches_the_look_ahead(variant):
                         assert fast == slow, (eff, amount, colour, a, b)
                         checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("variant", ["default", "additional-rules"])
+def test_the_best_option_is_the_lowest_look_ahead_with_ties_to_the_lowest_index(variant):
+    """best_effect (score_options: GATHER's per-seat part computed once per seat) picks the
+    option a one-by-one look-ahead would: lowest E(s) after it, the lowest index among equals."""
+    rs = ruleset(variant)
+    checked = 0
+    for rk, g in turns(rs, ["random"] * 4, seed=5, game=2):
+        oo = int(rk[S.O_OPTS2])
+        for s in range(4):
+            for eff, amount in EFFECTS:
+                for colour in range(len(rs["colours"])):
+                    actor = (s + 2) % 4
+                    now = values_now(g, rk, s)
+                    best, arg, n = best_effect(g, rk, s, eff, amount, colour, actor, oo, now)
+                    if n == 0:
+                        continue
+                    slow = [after_effect(g, rk, s, eff, amount, colour, actor, int(g[oo + 2 * k]),
+                                         int(g[oo + 2 * k + 1])) for k in range(n)]
+                    assert (best, arg) == (min(slow), slow.index(min(slow))), (eff, amount, colour)
+                    checked += 1
+    assert checked > 300

@@ -68,3 +68,17 @@ def test_the_compiled_streams_are_rngs_bit_for_bit(seed):
             assert np.uint64(h) == want
             for n in (1, 3, 52, 1000):
                 assert below(np.uint64(h), n) == rng.below(want, n)
+
+
+def test_capybaras_build_compiles_without_reference_counting():
+    """Capybara's kernels and policies pass the game's int64 arrays through many small calls:
+    with numba's reference counting each call cost an atomic incref/decref pair per array,
+    half of the greedy games' CPU (issue 11). The build turns it off (numba's private
+    `_nrt=False`, whose meaning tests/evolution/test_build.py pins against the LLVM)."""
+    from simcore.games.capybara.turn import play_games
+    from strategies.capybara.batch_bots import random_policy
+    from strategies.capybara.batch_greedy import greedy_policy
+    assert capybara_jit.BUILD.nrt is False
+    assert play_games.targetoptions["_nrt"] is False
+    for p in (greedy_policy, random_policy):
+        assert p._compiler.targetoptions["_nrt"] is False

@@ -24,15 +24,16 @@ from .state import O_SCRIPT, O_SCRIPT_N, O_SPOS, R_E, R_L
 from .turn import outcome, run
 
 @kernel
-def play_branches(gs, rk, u0, pol, seat, kind, options, keys, fat, left, nstr, win, played, misc, none):
-    """Every (option, determinization) pair to the end: row o * K + k (see the module doc)."""
+def play_branches(gs, rk, u0, pol, seat, kind, options, keys, fat, left, nstr, win, played, misc, none, g, u):
+    """Every (option, determinization) pair to the end: row o * K + k (see the module doc);
+    `g`, `u`: one game array and one uint64 scratch the size of gs[k] and u0 to play them on
+    (allocated by the caller: the build compiles without numba's reference counting, jit.py)."""
     K, O = gs.shape[0], options.shape[0]
-    g = np.empty(gs.shape[1], np.int64)
-    u = u0.copy()
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2
     for o in range(O):
         for k in range(K):
-            g[:] = gs[k]
+            for j in range(g.shape[0]):        # element by element: a slice view needs NRT
+                g[j] = gs[k, j]
             # the forced option goes after the rows the seat's policy packed (a greedy
             # fallback keeps its own rows, its weights among them, first)
             n0 = g[rk[O_SCRIPT_N] + seat]
@@ -40,7 +41,8 @@ def play_branches(gs, rk, u0, pol, seat, kind, options, keys, fat, left, nstr, w
             g[at + n0 * 2 + 1] = options[o]
             g[rk[O_SCRIPT_N] + seat] = n0 + 1
             g[rk[O_SPOS] + seat] = 0
-            u[:] = u0
+            for j in range(u.shape[0]):
+                u[j] = u0[j]
             u[0] = keys[k]
             run(g, rk, u, pol, 2, none, 0)      # none: (0, 0, 0), no trajectories
             outcome(g, rk, o * K + k, fat, left, nstr, win, played, misc)
@@ -66,7 +68,7 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     played = np.zeros((B, P, E), np.int64)
     misc = np.zeros((B, 5), np.int64)
     play_branches(gs, rk, u, pol, seat, DECISIONS.index(kind), options, np.asarray(keys, np.uint64),
-                  fat, left, nstr, win, played, misc, np.zeros((0, 0, 0), np.int64))
+                  fat, left, nstr, win, played, misc, np.zeros((0, 0, 0), np.int64), np.empty_like(g0), u.copy())
     for b in np.flatnonzero(misc[:, 4]):
         check_error(int(misc[b, 4]), game)
     turns = misc[:, 0]

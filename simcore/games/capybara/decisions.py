@@ -19,7 +19,7 @@ A policy is one compiled C-callable function per seat, `jit.DECIDE_SIG`:
   deck at g[rk[O_DECK] + g[G_DTOP]:]).
 A policy may write the look-ahead arrays (O_TOK2, O_SUP2, O_SFAT2, O_TFAT2), O_OPTS2 and
 its own script position (O_SPOS) and the scratch words g[rk[O_TMP] + 2 N:]
-(N = rk[R_N]; m + P + 4 N of them); nothing else. It reports a scripted-choice mismatch by
+(N = rk[R_N]; m + P + 6 N + 5 of them); nothing else. It reports a scripted-choice mismatch by
 setting g[G_ERR] (codes.ERR_*).
 """
 from __future__ import annotations

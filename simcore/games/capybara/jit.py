@@ -7,6 +7,10 @@ files: nothing is imported from strategies/).
 
 The policy interface is `DECIDE_SIG` (see decisions.py): a C-callable function per seat,
 handed to the engine as a tuple of first-class functions, cached like the rest.
+
+No reference counting (`nrt=False`): the engine and the bots pass `g` and `rk` through many
+small calls, each of which cost an atomic incref/decref pair per array with it (half of
+the greedy games' CPU, issue 11); nothing here allocates.
 """
 from __future__ import annotations
 
@@ -15,7 +19,8 @@ from pathlib import Path
 from ...jit import TREE, DECIDE_SIG, GameBuild, python_files
 
 BUILD = GameBuild("capybara", python_files(Path(__file__).resolve().parent, TREE / "strategies" / "capybara"),
-                  "capybara: compiling the batch engine and bots (once per source version, ~40 s of CPU)")
+                  "capybara: compiling the batch engine and bots (once per source version, ~40 s of CPU)",
+                  nrt=False)
 CACHE_DIR = BUILD.folder
 kernel, policy = BUILD.kernel, BUILD.policy
 

@@ -117,7 +117,7 @@ def pack_rules(rs, players: int) -> np.ndarray:
              (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P), (O_SPOS, P), (O_TOK2, m * P), (O_SUP2, P),
              (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N), (O_FRAME, N),
              # engine scratch (setup, answer frames: the first 2 (N + R + S) words), then the policies'
-             (O_TMP, 2 * (N + R + S) + m + P + 4 * N)]
+             (O_TMP, 2 * (N + R + S) + m + P + 6 * N + 5)]
     at = G_HEADER
     for o, n in sizes:
         head[o] = at

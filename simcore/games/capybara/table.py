@@ -19,7 +19,7 @@ from .state import (O_LOCK_N, O_SFAT, O_SFAT2, O_SLOT, O_SUP, O_SUP2, O_TFAT, O_
                     O_TOK2, R_DBL_FACTOR, R_M, R_P, T_SACT, T_SCOL, T_SSYM)
 
 
-@kernel
+@kernel(inline=True)
 def offsets(rk, sim):
     """(tokens, supply, slot fatigue, taken fatigue) offsets of the real or look-ahead arrays."""
     if sim:
@@ -41,7 +41,7 @@ def to_sim(g, rk):
         g[rk[O_SFAT2] + k] = g[rk[O_SFAT] + k]
 
 
-@kernel
+@kernel(inline=True)
 def leader(g, rk, ot, i):
     """Contract 7.1: the seat with strictly the most tokens (>= 1) on slot i, else -1."""
     P = rk[R_P]
@@ -55,7 +55,7 @@ def leader(g, rk, ot, i):
     return -1 if tied else who
 
 
-@kernel
+@kernel(inline=True)
 def symbol(g, rk, i):
     """Printed symbol code (in force by p.symbols) of the strike in slot i (0: none or empty
     slot): what the bots see and what decisions are asked for."""
