@@ -11,7 +11,8 @@ numba.config.CACHE_DIR is only set while a function's cache is set up (numba pic
 cache folder then), so other games' caches are untouched.
 
 `GameBuild` is the whole build of a game whose compiled sources are a fixed set of files
-(Capybara, Evo: `kernel` / `policy` decorators, one line on stderr when it compiles);
+(Capybara, Evo: `kernel` / `policy` decorators, one line on stderr when it compiles; Evo's
+without reference counting, `nrt=False`);
 Evolution builds one engine per bot set on the same pieces (evolution/build.py).
 """
 from __future__ import annotations
@@ -106,10 +107,16 @@ DECIDE_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.
 class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
     cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
-    process whose folder is not there yet prints `note` on stderr: a real compile follows."""
+    process whose folder is not there yet prints `note` on stderr: a real compile follows.
 
-    def __init__(self, game: str, sources, note: str):
+    `nrt=False` compiles them without numba's reference counting (its private `_nrt`, as
+    Evolution's build: docs/design.md "Compiled engines" 5): every call of a compiled helper
+    that takes the state arrays otherwise costs an atomic increment and decrement per array.
+    Such code allocates nothing: its scratch comes packed with the state or from the caller."""
+
+    def __init__(self, game: str, sources, note: str, nrt: bool = True):
         self.game, self.note = game, note
+        self.options = {} if nrt else {"_nrt": False}
         self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
         self._announced = False
 
@@ -121,7 +128,7 @@ class GameBuild:
 
     def kernel(self, f=None, *, inline: bool = False):
         """njit(nogil) cached in the build's folder; `kernel(inline=True)` for one-liners."""
-        opts = dict(nogil=True)
+        opts = dict(nogil=True, **self.options)
         if inline:
             opts["inline"] = "always"
 
@@ -135,4 +142,4 @@ class GameBuild:
         build's folder (cfunc compiles at decoration, so the folder is set around it)."""
         self._announce()
         with _cache_dir(self.folder):
-            return cfunc(DECIDE_SIG, cache=True)(f)
+            return cfunc(DECIDE_SIG, cache=True, **self.options)(f)

@@ -22,11 +22,10 @@ from .state import O_SCRIPT, O_SCRIPT_N, O_SPOS, R_E, R_L
 
 
 @kernel
-def play_branches(gs, rk, u0, pol, seat, kind, options, keys, score, dinos, win, won, misc, standing):
-    """Every (option, determinization) pair to the end: row o * K + k (see the module doc)."""
+def play_branches(gs, rk, u0, pol, seat, kind, options, keys, score, dinos, win, won, misc, standing, g, u):
+    """Every (option, determinization) pair to the end: row o * K + k (see the module doc);
+    g and u: the scratch game and streams (compiled code allocates nothing, jit.py)."""
     K, O = gs.shape[0], options.shape[0]
-    g = np.empty(gs.shape[1], np.int64)
-    u = u0.copy()
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2
     for o in range(O):
         for k in range(K):
@@ -63,7 +62,8 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     score, dinos, win, won, misc, _ = _outputs(B, players, int(pk.rk[R_E]), 0)
     with _quiet():
         play_branches(gs, pk.rk, pk.u, pol, seat, DECISIONS.index(kind), options,
-                      np.asarray(keys, np.uint64), score, dinos, win, won, misc, np.zeros((B, 0, players), np.int64))
+                      np.asarray(keys, np.uint64), score, dinos, win, won, misc, np.zeros((B, 0, players), np.int64),
+                      np.empty_like(g0), pk.u.copy())
     for b in np.flatnonzero(misc[:, 8]):
         check_error(int(misc[b, 8]), game)
     return _rows(score, dinos, win, won, misc, None, False)
