@@ -29,14 +29,16 @@ def play_branches(gs, rk, u0, pol, seat, kind, options, keys, score, dinos, win,
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2
     for o in range(O):
         for k in range(K):
-            g[:] = gs[k]
+            for i in range(g.shape[0]):        # (g[:] = gs[k] would allocate a copy)
+                g[i] = gs[k, i]
             # the forced option goes after the rows the seat's policy packed
             n0 = g[rk[O_SCRIPT_N] + seat]
             g[at + n0 * 2] = kind
             g[at + n0 * 2 + 1] = options[o]
             g[rk[O_SCRIPT_N] + seat] = n0 + 1
             g[rk[O_SPOS] + seat] = 0
-            u[:] = u0
+            for i in range(u.shape[0]):
+                u[i] = u0[i]
             u[0] = keys[k]
             run(g, rk, u, pol, UNTIL_END)
             outcome(g, rk, o * K + k, score, dinos, win, won, misc, standing)
