@@ -16,7 +16,7 @@ Evolution builds one engine per bot set on the same pieces (evolution/build.py).
 `GameBuild(..., nrt=False)` compiles without numba's reference counting (its private
 `_nrt=False`, as Evolution's build): a kernel then cannot allocate, and passing the game's
 arrays to a small callee costs no atomic incref/decref pair (Capybara: half of the greedy
-games' CPU, issue 11).
+games' CPU, issue 11; Evo: about 70%, issue 10). Both use it.
 """
 from __future__ import annotations
 
@@ -111,10 +111,13 @@ class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
     cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
     process whose folder is not there yet prints `note` on stderr: a real compile follows.
-    `nrt=False`: every kernel and policy without reference counting (nothing allocates)."""
+    `nrt=False`: every kernel and policy without numba's reference counting (its private
+    `_nrt`, as Evolution's build: docs/design.md "Compiled engines" 5); such code allocates
+    nothing: its scratch comes packed with the state or from the caller."""
 
     def __init__(self, game: str, sources, note: str, nrt: bool = True):
         self.game, self.note, self.nrt = game, note, nrt
+        self.options = {} if nrt else {"_nrt": False}
         self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
         self._announced = False
 
@@ -126,7 +129,7 @@ class GameBuild:
 
     def kernel(self, f=None, *, inline: bool = False):
         """njit(nogil) cached in the build's folder; `kernel(inline=True)` for one-liners."""
-        opts = dict(nogil=True, _nrt=self.nrt)
+        opts = dict(nogil=True, **self.options)
         if inline:
             opts["inline"] = "always"
 
@@ -140,4 +143,4 @@ class GameBuild:
         build's folder (cfunc compiles at decoration, so the folder is set around it)."""
         self._announce()
         with _cache_dir(self.folder):
-            return cfunc(DECIDE_SIG, cache=True, _nrt=self.nrt)(f)
+            return cfunc(DECIDE_SIG, cache=True, **self.options)(f)

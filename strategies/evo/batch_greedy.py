@@ -1,13 +1,11 @@
 """The greedy bot's compiled form (docs/games/evo.md section 13, tie-breaks included): a
 C-callable policy of simcore/games/evo/decisions.py's interface. It reads the packed
-state and never writes it. Ties between the best options are broken by the decision's
-bot-stream key `h`. Its data are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted;
+state and writes only its scratch (a score per option at O_PTMP). Ties between the best
+options are broken by the decision's bot-stream key `h`. Its data are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted;
 `greedy+favor:GENE` / `greedy+avoid:GENE`, strategies/evo/restricted.py), then its weights
 two to a row (weights/default.toml's [weights] order, registered.greedy_script): read at
 run time, so neither a restriction nor a weights file recompiles anything."""
 from __future__ import annotations
-
-import numpy as np
 
 from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_ADRENALINE, D_BID, D_BIRTH, D_DIE,
                                      D_ESCAPE, D_EVENT, D_MOVE, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE, EV_RATS, HOT,
@@ -16,8 +14,8 @@ from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_ADRENALINE, D
 from simcore.games.evo.jit import kernel, policy
 from simcore.games.evo.schema import GENE_EFFECTS
 from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_TOKEN_SHIFT, O_COUNT,
-                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_SCRIPT, O_TRAIT, R_CAP,
-                                     R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
+                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_PTMP, O_SCRIPT, O_TRAIT,
+                                     R_CAP, R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
@@ -195,21 +193,22 @@ def choose(g, rk, kind, s, n, h, mode, ent):
             if rk[rk[X_FBABY] + f] == B_WIN:
                 babies += 1
     hits = count_hits(g, rk, kind, n, mode, ent)
-    sc = np.empty(n, np.int64)          # (n,) each option's score, _NEG: barred or never taken
+    sc = rk[O_PTMP]                     # g[sc + k]: option k's score, _NEG: barred or never taken
     top, m = _NEG, 0
     for k in range(n):
-        sc[k] = score(g, rk, kind, s, k, ahead, babies) if option_ok(g, rk, kind, n, k, mode, ent, hits) else _NEG
-        if sc[k] > top:
-            top, m = sc[k], 1
-        elif sc[k] == top and top != _NEG:
+        v = score(g, rk, kind, s, k, ahead, babies) if option_ok(g, rk, kind, n, k, mode, ent, hits) else _NEG
+        g[sc + k] = v
+        if v > top:
+            top, m = v, 1
+        elif v == top and top != _NEG:
             m += 1
     if m == 0:
         return 0
-    if (kind == D_MOVE or kind == D_BIRTH) and top <= 0 and sc[0] != _NEG:
+    if (kind == D_MOVE or kind == D_BIRTH) and top <= 0 and g[sc] != _NEG:
         return 0
     j = below(h, m)
     for k in range(n):
-        if sc[k] == top:
+        if g[sc + k] == top:
             if j == 0:
                 return k
             j -= 1

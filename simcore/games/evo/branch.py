@@ -22,22 +22,23 @@ from .state import O_SCRIPT, O_SCRIPT_N, O_SPOS, R_E, R_L
 
 
 @kernel
-def play_branches(gs, rk, u0, pol, seat, kind, options, keys, score, dinos, win, won, misc, standing):
-    """Every (option, determinization) pair to the end: row o * K + k (see the module doc)."""
+def play_branches(gs, rk, u0, pol, seat, kind, options, keys, score, dinos, win, won, misc, standing, g, u):
+    """Every (option, determinization) pair to the end: row o * K + k (see the module doc);
+    g and u: the scratch game and streams (compiled code allocates nothing, jit.py)."""
     K, O = gs.shape[0], options.shape[0]
-    g = np.empty(gs.shape[1], np.int64)
-    u = u0.copy()
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2
     for o in range(O):
         for k in range(K):
-            g[:] = gs[k]
+            for i in range(g.shape[0]):        # (g[:] = gs[k] would allocate a copy)
+                g[i] = gs[k, i]
             # the forced option goes after the rows the seat's policy packed
             n0 = g[rk[O_SCRIPT_N] + seat]
             g[at + n0 * 2] = kind
             g[at + n0 * 2 + 1] = options[o]
             g[rk[O_SCRIPT_N] + seat] = n0 + 1
             g[rk[O_SPOS] + seat] = 0
-            u[:] = u0
+            for i in range(u.shape[0]):
+                u[i] = u0[i]
             u[0] = keys[k]
             run(g, rk, u, pol, UNTIL_END)
             outcome(g, rk, o * K + k, score, dinos, win, won, misc, standing)
@@ -63,7 +64,8 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     score, dinos, win, won, misc, _ = _outputs(B, players, int(pk.rk[R_E]), 0)
     with _quiet():
         play_branches(gs, pk.rk, pk.u, pol, seat, DECISIONS.index(kind), options,
-                      np.asarray(keys, np.uint64), score, dinos, win, won, misc, np.zeros((B, 0, players), np.int64))
+                      np.asarray(keys, np.uint64), score, dinos, win, won, misc, np.zeros((B, 0, players), np.int64),
+                      np.empty_like(g0), pk.u.copy())
     for b in np.flatnonzero(misc[:, 8]):
         check_error(int(misc[b, 8]), game)
     return _rows(score, dinos, win, won, misc, None, False)

@@ -154,8 +154,8 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
              (O_SPOS, P),
              # engine scratch: shuffles, zone marks, seat lists
              (O_TMP, NG + NEV + 2 * NCL), (O_MARK, Z), (O_SEATS, 2 * P),
-             # the policies' scratch
-             (O_PTMP, Z + 4 * P + 16)]
+             # the policies' scratch (the greedy: a score per option)
+             (O_PTMP, K + Z + 4 * P + 16)]
     at = G_HEADER
     for o, n in sizes:
         head[o] = at
