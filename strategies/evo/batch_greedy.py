@@ -1,22 +1,29 @@
 """The greedy bot's compiled form (docs/games/evo.md section 13, tie-breaks included): a
 C-callable policy of simcore/games/evo/decisions.py's interface. It reads the packed
-state and never writes it. Ties between the best options are broken by the decision's
-bot-stream key `h`. Its data are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted;
-`greedy+favor:GENE` / `greedy+avoid:GENE`, strategies/evo/restricted.py), then its weights
-two to a row (weights/default.toml's [weights] order, registered.greedy_script): read at
-run time, so neither a restriction nor a weights file recompiles anything."""
+state and writes only its memo of zone values in the policies' scratch (O_PTMP, below).
+Ties between the best options are broken by the decision's bot-stream key `h`. Its data
+are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted; `greedy+favor:GENE` /
+`greedy+avoid:GENE`, strategies/evo/restricted.py), then its weights two to a row
+(weights/default.toml's [weights] order, registered.greedy_script): read at run time, so
+neither a restriction nor a weights file recompiles anything.
+
+Speed: numba does not inline one compiled function into another by itself, and each call
+passes g and rk with reference counting; the helpers of the per-option loop are therefore
+inlined (`kernel(inline=True)`), and a zone's `value` (the costly part) is computed once
+per seat and key, not twice per option (see `memo`)."""
 from __future__ import annotations
 
 import numpy as np
 
 from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_ADRENALINE, D_BID, D_BIRTH, D_DIE,
-                                     D_ESCAPE, D_EVENT, D_MOVE, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE, EV_RATS, HOT,
-                                     IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
+                                     D_ESCAPE, D_EVENT, D_MOVE, D_SHIFT, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE,
+                                     EV_RATS, HOT, IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
                                      T_FUR, T_SIXTH, T_THERMO, T_VIALS)
 from simcore.games.evo.jit import kernel, policy
 from simcore.games.evo.schema import GENE_EFFECTS
 from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_TOKEN_SHIFT, O_COUNT,
-                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_SCRIPT, O_TRAIT, R_CAP,
+                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_PTMP, O_SCRIPT,
+                                     O_TRAIT, PTMP_MEMO_KEY, R_CAP,
                                      R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
@@ -39,7 +46,7 @@ def wt(g, rk, s, i):
     return g[rk[O_SCRIPT] + s * rk[R_L] * 2 + 2 + i]
 
 
-@kernel
+@kernel(inline=True)
 def safe(g, rk, s, sector, z):
     """2 on an ideal zone; 1 on a hot one with thermo, a cold one with fur; else 0."""
     cl = rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]]
@@ -63,13 +70,45 @@ def look_sector(g, rk, s):
     return (g[G_SECTOR] + rk[rk[X_CLSHIFT] + t]) % rk[R_S]
 
 
-@kernel
+@kernel(inline=True)
 def value(g, rk, s, ahead, z):
     sector = g[G_SECTOR]
     near = min(wt(g, rk, s, NEAR_CAP), rk[rk[X_IDIST] + sector * rk[R_Z] + z])
     v = wt(g, rk, s, W_NOW) * (wt(g, rk, s, W_SAFE) * safe(g, rk, s, sector, z) - near)
     if ahead >= 0:
         v += safe(g, rk, s, ahead, z)
+    return v
+
+
+# The memo: per seat, in the policies' scratch (O_PTMP, state.py sizes it), the key words
+# [sector + 1, sector ahead, thermo, fur] (every input of `value` but the seat's weights and
+# the tables, fixed during a game), then one value per zone, _UNSET until asked. A cleared
+# scratch (setup, a loaded state) never matches a key (sector + 1 >= 1). Within a round the
+# key changes at most at the climate and at the mutations' settle (the traits).
+_UNSET = _NEG
+
+
+@kernel
+def memo(g, rk, s, ahead):
+    """Where seat s's memoised zone values start; cleared first if their key changed."""
+    Z = rk[R_Z]
+    at = rk[O_PTMP] + s * (PTMP_MEMO_KEY + Z)
+    sector = g[G_SECTOR]
+    thermo, fur = g[rk[O_TRAIT] + s * N_TRAITS + T_THERMO], g[rk[O_TRAIT] + s * N_TRAITS + T_FUR]
+    if g[at] != sector + 1 or g[at + 1] != ahead or g[at + 2] != thermo or g[at + 3] != fur:
+        g[at], g[at + 1], g[at + 2], g[at + 3] = sector + 1, ahead, thermo, fur
+        for z in range(Z):
+            g[at + PTMP_MEMO_KEY + z] = _UNSET
+    return at + PTMP_MEMO_KEY
+
+
+@kernel(inline=True)
+def zone_value(g, rk, s, ahead, vals, z):
+    """value(g, rk, s, ahead, z) through the memo at `vals` (memo(g, rk, s, ahead))."""
+    v = g[vals + z]
+    if v == _UNSET:
+        v = value(g, rk, s, ahead, z)
+        g[vals + z] = v
     return v
 
 
@@ -88,7 +127,7 @@ def row(g, rk, k, j):
     return g[rk[O_OPTS] + 3 * k + j]
 
 
-@kernel
+@kernel(inline=True)
 def protected(g, rk, x):
     return g[rk[O_COUNT] + x] <= g[rk[O_TRAIT] + x * N_TRAITS + T_FLOOR]
 
@@ -96,7 +135,7 @@ def protected(g, rk, x):
 PLAIN, FAVOR, AVOID = 0, 1, 2      # restricted play (strategies/evo/restricted.py): the mode
 
 
-@kernel
+@kernel(inline=True)
 def bid_score(g, rk, s, k):
     c, v = row(g, rk, k, 0), row(g, rk, k, 1)
     if c == 0:
@@ -107,14 +146,14 @@ def bid_score(g, rk, s, k):
     return worth - max(rk[R_MIN_COST], v - g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS])
 
 
-@kernel
-def move_score(g, rk, s, ahead, k):
+@kernel(inline=True)
+def move_score(g, rk, s, ahead, vals, k):
     """0 for stop; _NEG for an attack greedy never takes."""
     if k == 0:
         return 0
     F = rk[R_F]
     kind, a, b = row(g, rk, k, 0), row(g, rk, k, 1), row(g, rk, k, 2)
-    gain = value(g, rk, s, ahead, b) - value(g, rk, s, ahead, a)
+    gain = zone_value(g, rk, s, ahead, vals, b) - zone_value(g, rk, s, ahead, vals, a)
     if kind == M_ATTACK:
         x = g[rk[O_OWNER] + b]
         A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
@@ -125,38 +164,47 @@ def move_score(g, rk, s, ahead, k):
     return F * gain
 
 
-@kernel
-def birth_score(g, rk, s, ahead, babies, k):
+@kernel(inline=True)
+def birth_score(g, rk, s, ahead, vals, babies, k):
     if k == 0:
         return 0
     F = rk[R_F]
     r, t = row(g, rk, k, 0), row(g, rk, k, 1)
     if g[rk[O_OWNER] + t] >= 0:                  # Killer babies on an opponent's zone
-        score = babies * (wt(g, rk, s, KILL) + value(g, rk, s, ahead, t))
+        score = babies * (wt(g, rk, s, KILL) + zone_value(g, rk, s, ahead, vals, t))
     else:
-        score = F * value(g, rk, s, ahead, t)
+        score = F * zone_value(g, rk, s, ahead, vals, t)
     if r >= 0:
-        score -= F * value(g, rk, s, ahead, r)
+        score -= F * zone_value(g, rk, s, ahead, vals, r)
     return score
 
 
 @kernel
-def score(g, rk, kind, s, k, ahead, babies):
-    """Contract 13's score of option k (_NEG: never taken)."""
+def scores(g, rk, kind, s, n, ahead, vals, babies, sc):
+    """Contract 13's score of every option into sc[:n] (_NEG: never taken); `vals`: s's
+    memo (not for BID and SHIFT). One plain loop per kind: a loop over a branch on the
+    kind of every inlined scorer compiled several times slower."""
     if kind == D_BID:
-        return bid_score(g, rk, s, k)
-    if kind == D_MOVE:
-        return move_score(g, rk, s, ahead, k)
-    if kind == D_BIRTH:
-        return birth_score(g, rk, s, ahead, babies, k)
-    if kind == D_ESCAPE:
-        return value(g, rk, s, ahead, row(g, rk, k, 0))
-    if kind == D_DIE:
-        return -value(g, rk, s, ahead, row(g, rk, k, 0))      # the lowest value dies
-    return safe_sum(g, rk, s, row(g, rk, k, 0))              # SHIFT
+        for k in range(n):
+            sc[k] = bid_score(g, rk, s, k)
+    elif kind == D_MOVE:
+        for k in range(n):
+            sc[k] = move_score(g, rk, s, ahead, vals, k)
+    elif kind == D_BIRTH:
+        for k in range(n):
+            sc[k] = birth_score(g, rk, s, ahead, vals, babies, k)
+    elif kind == D_ESCAPE:
+        for k in range(n):
+            sc[k] = zone_value(g, rk, s, ahead, vals, row(g, rk, k, 0))
+    elif kind == D_DIE:
+        for k in range(n):
+            sc[k] = -zone_value(g, rk, s, ahead, vals, row(g, rk, k, 0))      # the lowest value dies
+    else:
+        for k in range(n):
+            sc[k] = safe_sum(g, rk, s, row(g, rk, k, 0))              # SHIFT
 
 
-@kernel
+@kernel(inline=True)
 def option_hits(g, rk, kind, k, ent):
     """Whether option k acquires gene name ent: a bid on the column holding it."""
     if kind != D_BID:
@@ -176,7 +224,7 @@ def count_hits(g, rk, kind, n, mode, ent):
     return hits
 
 
-@kernel
+@kernel(inline=True)
 def option_ok(g, rk, kind, n, k, mode, ent, hits):
     """Whether option k may be chosen (strategies/restrict.py's rule)."""
     if mode == PLAIN or hits == 0 or (mode == AVOID and hits == n):
@@ -194,11 +242,16 @@ def choose(g, rk, kind, s, n, h, mode, ent):
         for f in range(rk[R_F]):
             if rk[rk[X_FBABY] + f] == B_WIN:
                 babies += 1
-    hits = count_hits(g, rk, kind, n, mode, ent)
+    vals = memo(g, rk, s, ahead) if kind != D_BID and kind != D_SHIFT else -1
     sc = np.empty(n, np.int64)          # (n,) each option's score, _NEG: barred or never taken
+    scores(g, rk, kind, s, n, ahead, vals, babies, sc)
+    if mode != PLAIN:
+        hits = count_hits(g, rk, kind, n, mode, ent)
+        for k in range(n):
+            if not option_ok(g, rk, kind, n, k, mode, ent, hits):
+                sc[k] = _NEG
     top, m = _NEG, 0
     for k in range(n):
-        sc[k] = score(g, rk, kind, s, k, ahead, babies) if option_ok(g, rk, kind, n, k, mode, ent, hits) else _NEG
         if sc[k] > top:
             top, m = sc[k], 1
         elif sc[k] == top and top != _NEG:
