@@ -46,7 +46,7 @@ def wt(g, rk, s, i):
     return g[rk[O_SCRIPT] + s * rk[R_L] * 2 + 2 + i]
 
 
-@kernel(inline=True)
+@kernel
 def safe(g, rk, s, sector, z):
     """2 on an ideal zone; 1 on a hot one with thermo, a cold one with fur; else 0."""
     cl = rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]]
@@ -70,7 +70,7 @@ def look_sector(g, rk, s):
     return (g[G_SECTOR] + rk[rk[X_CLSHIFT] + t]) % rk[R_S]
 
 
-@kernel(inline=True)
+@kernel
 def value(g, rk, s, ahead, z):
     sector = g[G_SECTOR]
     near = min(wt(g, rk, s, NEAR_CAP), rk[rk[X_IDIST] + sector * rk[R_Z] + z])
@@ -102,14 +102,15 @@ def memo(g, rk, s, ahead):
     return at + PTMP_MEMO_KEY
 
 
-@kernel(inline=True)
-def zone_value(g, rk, s, ahead, vals, z):
-    """value(g, rk, s, ahead, z) through the memo at `vals` (memo(g, rk, s, ahead))."""
-    v = g[vals + z]
-    if v == _UNSET:
-        v = value(g, rk, s, ahead, z)
-        g[vals + z] = v
-    return v
+@kernel
+def fill_memo(g, rk, s, ahead, vals, k0, n, w):
+    """Compute the memo's missing values of the zones in word w of option rows k0..n-1
+    (a zone < 0: none); the scorers then read g[vals + zone], with no call in their loop
+    (numba wraps every call, and every inlined body with a branch, in reference counts)."""
+    for k in range(k0, n):
+        z = row(g, rk, k, w)
+        if z >= 0 and g[vals + z] == _UNSET:
+            g[vals + z] = value(g, rk, s, ahead, z)
 
 
 @kernel
@@ -146,37 +147,50 @@ def bid_score(g, rk, s, k):
     return worth - max(rk[R_MIN_COST], v - g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS])
 
 
-@kernel(inline=True)
-def move_score(g, rk, s, ahead, vals, k):
-    """0 for stop; _NEG for an attack greedy never takes."""
-    if k == 0:
-        return 0
-    F = rk[R_F]
-    kind, a, b = row(g, rk, k, 0), row(g, rk, k, 1), row(g, rk, k, 2)
-    gain = zone_value(g, rk, s, ahead, vals, b) - zone_value(g, rk, s, ahead, vals, a)
-    if kind == M_ATTACK:
-        x = g[rk[O_OWNER] + b]
-        A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
-        w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
-        if 2 * w < F:
-            return _NEG
-        return w * (wt(g, rk, s, KILL) + gain)
-    return F * gain
+@kernel
+def move_scores(g, rk, s, ahead, vals, n, sc):
+    """MOVE: 0 for stop; F x the gain in value; an attack: wins x (kill + gain), _NEG (never
+    taken) if it wins on fewer than half the faces."""
+    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
+    fill_memo(g, rk, s, ahead, vals, 1, n, 2)
+    F, at = rk[R_F], rk[O_OPTS]
+    sc[0] = 0
+    for k in range(1, n):
+        kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        sc[k] = F * (g[vals + b] - g[vals + a])
+        if kind == M_ATTACK:
+            sc[k] = attack_score(g, rk, s, g[vals + b] - g[vals + a], b)
 
 
-@kernel(inline=True)
-def birth_score(g, rk, s, ahead, vals, babies, k):
-    if k == 0:
-        return 0
+@kernel
+def attack_score(g, rk, s, gain, b):
     F = rk[R_F]
-    r, t = row(g, rk, k, 0), row(g, rk, k, 1)
-    if g[rk[O_OWNER] + t] >= 0:                  # Killer babies on an opponent's zone
-        score = babies * (wt(g, rk, s, KILL) + zone_value(g, rk, s, ahead, vals, t))
-    else:
-        score = F * zone_value(g, rk, s, ahead, vals, t)
-    if r >= 0:
-        score -= F * zone_value(g, rk, s, ahead, vals, r)
-    return score
+    x = g[rk[O_OWNER] + b]
+    A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
+    w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
+    if 2 * w < F:
+        return _NEG
+    return w * (wt(g, rk, s, KILL) + gain)
+
+
+@kernel
+def birth_scores(g, rk, s, ahead, vals, babies, n, sc):
+    """BIRTH: 0 for no birth; F x the value of t (babies x (kill + value) on an opponent's
+    zone: Killer babies), less F x the value of the replaced r."""
+    fill_memo(g, rk, s, ahead, vals, 1, n, 0)
+    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
+    F, at, own = rk[R_F], rk[O_OPTS], rk[O_OWNER]
+    kill = wt(g, rk, s, KILL)
+    sc[0] = 0
+    for k in range(1, n):
+        r, t = g[at + 3 * k], g[at + 3 * k + 1]
+        if g[own + t] >= 0:
+            v = babies * (kill + g[vals + t])
+        else:
+            v = F * g[vals + t]
+        if r >= 0:
+            v -= F * g[vals + r]
+        sc[k] = v
 
 
 @kernel
@@ -188,17 +202,14 @@ def scores(g, rk, kind, s, n, ahead, vals, babies, sc):
         for k in range(n):
             sc[k] = bid_score(g, rk, s, k)
     elif kind == D_MOVE:
-        for k in range(n):
-            sc[k] = move_score(g, rk, s, ahead, vals, k)
+        move_scores(g, rk, s, ahead, vals, n, sc)
     elif kind == D_BIRTH:
+        birth_scores(g, rk, s, ahead, vals, babies, n, sc)
+    elif kind == D_ESCAPE or kind == D_DIE:
+        fill_memo(g, rk, s, ahead, vals, 0, n, 0)
+        sign = 1 if kind == D_ESCAPE else -1          # the lowest value dies
         for k in range(n):
-            sc[k] = birth_score(g, rk, s, ahead, vals, babies, k)
-    elif kind == D_ESCAPE:
-        for k in range(n):
-            sc[k] = zone_value(g, rk, s, ahead, vals, row(g, rk, k, 0))
-    elif kind == D_DIE:
-        for k in range(n):
-            sc[k] = -zone_value(g, rk, s, ahead, vals, row(g, rk, k, 0))      # the lowest value dies
+            sc[k] = sign * g[vals + row(g, rk, k, 0)]
     else:
         for k in range(n):
             sc[k] = safe_sum(g, rk, s, row(g, rk, k, 0))              # SHIFT
