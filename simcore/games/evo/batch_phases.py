@@ -11,7 +11,7 @@ from .jit import kernel
 from .state import (G_CURSOR, G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_OUT_N, G_PHASE,
                     G_PILE_N, G_PILE_TOP, G_REASON, G_REV_N, G_ROUND, G_ROUNDS, G_SECTOR, G_TOKEN_SHIFT,
                     O_BAG, O_COL, O_COUNT, O_DECK, O_DRAWS, O_HAND, O_HAND_N, O_HELD, O_LAB_BID, O_LAB_GENE,
-                    O_LAB_SEAT, O_MP, O_ORDER, O_OUT, O_OWNER, O_PILE, O_REV, O_SCRIPT, O_SEATS, O_SPOS, O_TMP,
+                    O_LAB_SEAT, O_MP, O_OPTS, O_ORDER, O_OUT, O_OWNER, O_PILE, O_REV, O_SEATS, O_SPOS, O_TMP,
                     O_TRAIT, O_WON, R_CLIMATE_DISCARDED, R_E, R_MAX_BID, R_METEORITE_PILE, R_MIN_BID, R_NCL,
                     R_NEV, R_NG, R_NSH, R_P, R_S, R_START_MP, R_UNIQUE_IN_BAG, R_WHEEL_START, R_Z,
                     X_CLKIND, X_CLSHIFT, X_GFIRST, X_GKIND, X_GUNAME, X_PSH, X_START)
@@ -27,7 +27,9 @@ def chance(u, g, kind):
 def setup(g, rk, u, game):
     """Contract 3: a fresh game `game` in g (the scripts at O_SCRIPT are kept)."""
     P, Z, NG, NEV, NCL = rk[R_P], rk[R_Z], rk[R_NG], rk[R_NEV], rk[R_NCL]
-    for k in range(rk[O_SCRIPT]):
+    # the option rows (O_OPTS, just before O_SCRIPT: 27,345 of the 28,157 words before it
+    # with the default data) are always written before they are read: not cleared
+    for k in range(rk[O_OPTS]):
         g[k] = 0
     for k in range(rk[O_SPOS], g.shape[0]):
         g[k] = 0
