@@ -1,21 +1,29 @@
 """The greedy bot's compiled form (docs/games/evo.md section 13, tie-breaks included): a
 C-callable policy of simcore/games/evo/decisions.py's interface. It reads the packed
-state and writes only its scratch (a score per option at O_PTMP). Ties between the best
-options are broken by the decision's bot-stream key `h`. Its data are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted;
-`greedy+favor:GENE` / `greedy+avoid:GENE`, strategies/evo/restricted.py), then its weights
-two to a row (weights/default.toml's [weights] order, registered.greedy_script): read at
-run time, so neither a restriction nor a weights file recompiles anything."""
+state and writes only the policies' scratch (O_PTMP): its memo of zone values (below), then
+a score per option (`scores_at`).
+Ties between the best options are broken by the decision's bot-stream key `h`. Its data
+are its script rows: row 0 [mode, ent] (PLAIN, -1 unrestricted; `greedy+favor:GENE` /
+`greedy+avoid:GENE`, strategies/evo/restricted.py), then its weights two to a row
+(weights/default.toml's [weights] order, registered.greedy_script): read at run time, so
+neither a restriction nor a weights file recompiles anything.
+
+Speed: numba does not inline one compiled function into another by itself, and each call
+passed g and rk with reference counting (the build now runs without it); the helpers of the per-option loop are therefore
+inlined (`kernel(inline=True)`), and a zone's `value` (the costly part) is computed once
+per seat and key, not twice per option (see `memo`)."""
 from __future__ import annotations
 
 from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_ADRENALINE, D_BID, D_BIRTH, D_DIE,
-                                     D_ESCAPE, D_EVENT, D_MOVE, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE, EV_RATS, HOT,
-                                     IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
+                                     D_ESCAPE, D_EVENT, D_MOVE, D_SHIFT, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE,
+                                     EV_RATS, HOT, IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
                                      T_FUR, T_SIXTH, T_THERMO, T_VIALS)
 from simcore.games.evo.jit import kernel, policy
 from simcore.games.evo.schema import GENE_EFFECTS
 from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_TOKEN_SHIFT, O_COUNT,
-                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_PTMP, O_SCRIPT, O_TRAIT,
-                                     R_CAP, R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
+                                     O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_PTMP, O_SCRIPT,
+                                     O_TRAIT, PTMP_MEMO_KEY, R_CAP,
+                                     R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
@@ -71,6 +79,44 @@ def value(g, rk, s, ahead, z):
     return v
 
 
+# The memo: per seat, in the policies' scratch (O_PTMP, state.py sizes it), the key words
+# [sector + 1, sector ahead, thermo, fur] (every input of `value` but the seat's weights and
+# the tables, fixed during a game), then one value per zone, _UNSET until asked. A cleared
+# scratch (setup, a loaded state) never matches a key (sector + 1 >= 1). Within a round the
+# key changes at most at the climate and at the mutations' settle (the traits).
+_UNSET = _NEG
+
+
+@kernel(inline=True)
+def scores_at(rk):
+    """Where the options' scores go: after every seat's memo in the policies' scratch."""
+    return rk[O_PTMP] + rk[R_P] * (PTMP_MEMO_KEY + rk[R_Z])
+
+@kernel
+def memo(g, rk, s, ahead):
+    """Where seat s's memoised zone values start; cleared first if their key changed."""
+    Z = rk[R_Z]
+    at = rk[O_PTMP] + s * (PTMP_MEMO_KEY + Z)
+    sector = g[G_SECTOR]
+    thermo, fur = g[rk[O_TRAIT] + s * N_TRAITS + T_THERMO], g[rk[O_TRAIT] + s * N_TRAITS + T_FUR]
+    if g[at] != sector + 1 or g[at + 1] != ahead or g[at + 2] != thermo or g[at + 3] != fur:
+        g[at], g[at + 1], g[at + 2], g[at + 3] = sector + 1, ahead, thermo, fur
+        for z in range(Z):
+            g[at + PTMP_MEMO_KEY + z] = _UNSET
+    return at + PTMP_MEMO_KEY
+
+
+@kernel
+def fill_memo(g, rk, s, ahead, vals, k0, n, w):
+    """Compute the memo's missing values of the zones in word w of option rows k0..n-1
+    (a zone < 0: none); the scorers then read g[vals + zone], with no call in their loop
+    (numba wraps every call, and every inlined body with a branch, in reference counts)."""
+    for k in range(k0, n):
+        z = row(g, rk, k, w)
+        if z >= 0 and g[vals + z] == _UNSET:
+            g[vals + z] = value(g, rk, s, ahead, z)
+
+
 @kernel
 def n_win(rk, A, D):
     n = 0
@@ -86,7 +132,7 @@ def row(g, rk, k, j):
     return g[rk[O_OPTS] + 3 * k + j]
 
 
-@kernel
+@kernel(inline=True)
 def protected(g, rk, x):
     return g[rk[O_COUNT] + x] <= g[rk[O_TRAIT] + x * N_TRAITS + T_FLOOR]
 
@@ -94,7 +140,7 @@ def protected(g, rk, x):
 PLAIN, FAVOR, AVOID = 0, 1, 2      # restricted play (strategies/evo/restricted.py): the mode
 
 
-@kernel
+@kernel(inline=True)
 def bid_score(g, rk, s, k):
     c, v = row(g, rk, k, 0), row(g, rk, k, 1)
     if c == 0:
@@ -106,55 +152,74 @@ def bid_score(g, rk, s, k):
 
 
 @kernel
-def move_score(g, rk, s, ahead, k):
-    """0 for stop; _NEG for an attack greedy never takes."""
-    if k == 0:
-        return 0
-    F = rk[R_F]
-    kind, a, b = row(g, rk, k, 0), row(g, rk, k, 1), row(g, rk, k, 2)
-    gain = value(g, rk, s, ahead, b) - value(g, rk, s, ahead, a)
-    if kind == M_ATTACK:
-        x = g[rk[O_OWNER] + b]
-        A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
-        w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
-        if 2 * w < F:
-            return _NEG
-        return w * (wt(g, rk, s, KILL) + gain)
-    return F * gain
+def move_scores(g, rk, s, ahead, vals, n, sc):
+    """MOVE: 0 for stop; F x the gain in value; an attack: wins x (kill + gain), _NEG (never
+    taken) if it wins on fewer than half the faces."""
+    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
+    fill_memo(g, rk, s, ahead, vals, 1, n, 2)
+    F, at = rk[R_F], rk[O_OPTS]
+    g[sc] = 0
+    for k in range(1, n):
+        kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        g[sc + k] = F * (g[vals + b] - g[vals + a])
+        if kind == M_ATTACK:
+            g[sc + k] = attack_score(g, rk, s, g[vals + b] - g[vals + a], b)
 
 
 @kernel
-def birth_score(g, rk, s, ahead, babies, k):
-    if k == 0:
-        return 0
+def attack_score(g, rk, s, gain, b):
     F = rk[R_F]
-    r, t = row(g, rk, k, 0), row(g, rk, k, 1)
-    if g[rk[O_OWNER] + t] >= 0:                  # Killer babies on an opponent's zone
-        score = babies * (wt(g, rk, s, KILL) + value(g, rk, s, ahead, t))
-    else:
-        score = F * value(g, rk, s, ahead, t)
-    if r >= 0:
-        score -= F * value(g, rk, s, ahead, r)
-    return score
+    x = g[rk[O_OWNER] + b]
+    A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
+    w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
+    if 2 * w < F:
+        return _NEG
+    return w * (wt(g, rk, s, KILL) + gain)
 
 
 @kernel
-def score(g, rk, kind, s, k, ahead, babies):
-    """Contract 13's score of option k (_NEG: never taken)."""
+def birth_scores(g, rk, s, ahead, vals, babies, n, sc):
+    """BIRTH: 0 for no birth; F x the value of t (babies x (kill + value) on an opponent's
+    zone: Killer babies), less F x the value of the replaced r."""
+    fill_memo(g, rk, s, ahead, vals, 1, n, 0)
+    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
+    F, at, own = rk[R_F], rk[O_OPTS], rk[O_OWNER]
+    kill = wt(g, rk, s, KILL)
+    g[sc] = 0
+    for k in range(1, n):
+        r, t = g[at + 3 * k], g[at + 3 * k + 1]
+        if g[own + t] >= 0:
+            v = babies * (kill + g[vals + t])
+        else:
+            v = F * g[vals + t]
+        if r >= 0:
+            v -= F * g[vals + r]
+        g[sc + k] = v
+
+
+@kernel
+def scores(g, rk, kind, s, n, ahead, vals, babies, sc):
+    """Contract 13's score of every option into g[sc:sc + n] (_NEG: never taken); `vals`: s's
+    memo (not for BID and SHIFT). One plain loop per kind: a loop over a branch on the
+    kind of every inlined scorer compiled several times slower."""
     if kind == D_BID:
-        return bid_score(g, rk, s, k)
-    if kind == D_MOVE:
-        return move_score(g, rk, s, ahead, k)
-    if kind == D_BIRTH:
-        return birth_score(g, rk, s, ahead, babies, k)
-    if kind == D_ESCAPE:
-        return value(g, rk, s, ahead, row(g, rk, k, 0))
-    if kind == D_DIE:
-        return -value(g, rk, s, ahead, row(g, rk, k, 0))      # the lowest value dies
-    return safe_sum(g, rk, s, row(g, rk, k, 0))              # SHIFT
+        for k in range(n):
+            g[sc + k] = bid_score(g, rk, s, k)
+    elif kind == D_MOVE:
+        move_scores(g, rk, s, ahead, vals, n, sc)
+    elif kind == D_BIRTH:
+        birth_scores(g, rk, s, ahead, vals, babies, n, sc)
+    elif kind == D_ESCAPE or kind == D_DIE:
+        fill_memo(g, rk, s, ahead, vals, 0, n, 0)
+        sign = 1 if kind == D_ESCAPE else -1          # the lowest value dies
+        for k in range(n):
+            g[sc + k] = sign * g[vals + row(g, rk, k, 0)]
+    else:
+        for k in range(n):
+            g[sc + k] = safe_sum(g, rk, s, row(g, rk, k, 0))              # SHIFT
 
 
-@kernel
+@kernel(inline=True)
 def option_hits(g, rk, kind, k, ent):
     """Whether option k acquires gene name ent: a bid on the column holding it."""
     if kind != D_BID:
@@ -174,7 +239,7 @@ def count_hits(g, rk, kind, n, mode, ent):
     return hits
 
 
-@kernel
+@kernel(inline=True)
 def option_ok(g, rk, kind, n, k, mode, ent, hits):
     """Whether option k may be chosen (strategies/restrict.py's rule)."""
     if mode == PLAIN or hits == 0 or (mode == AVOID and hits == n):
@@ -192,15 +257,19 @@ def choose(g, rk, kind, s, n, h, mode, ent):
         for f in range(rk[R_F]):
             if rk[rk[X_FBABY] + f] == B_WIN:
                 babies += 1
-    hits = count_hits(g, rk, kind, n, mode, ent)
-    sc = rk[O_PTMP]                     # g[sc + k]: option k's score, _NEG: barred or never taken
+    vals = memo(g, rk, s, ahead) if kind != D_BID and kind != D_SHIFT else -1
+    sc = scores_at(rk)                  # g[sc + k]: option k's score, _NEG: barred or never taken
+    scores(g, rk, kind, s, n, ahead, vals, babies, sc)
+    if mode != PLAIN:
+        hits = count_hits(g, rk, kind, n, mode, ent)
+        for k in range(n):
+            if not option_ok(g, rk, kind, n, k, mode, ent, hits):
+                g[sc + k] = _NEG
     top, m = _NEG, 0
     for k in range(n):
-        v = score(g, rk, kind, s, k, ahead, babies) if option_ok(g, rk, kind, n, k, mode, ent, hits) else _NEG
-        g[sc + k] = v
-        if v > top:
-            top, m = v, 1
-        elif v == top and top != _NEG:
+        if g[sc + k] > top:
+            top, m = g[sc + k], 1
+        elif g[sc + k] == top and top != _NEG:
             m += 1
     if m == 0:
         return 0

@@ -64,3 +64,28 @@ def test_greedy_removes_its_least_valuable_dinosaur():
     st.update(phase="survival", order=[0, 1], sector=1, seats=[seat(0, 5, 9), seat(29, 30)])
     out = greedy(st)
     assert out["seats"][0]["dinosaurs"] == [Z[0], Z[5]]
+
+
+def test_greedy_memo_keeps_a_zone_value_until_an_input_of_value_changes():
+    """The zone-value memo (batch_greedy.memo) is cleared when the sector, the sector ahead,
+    or the seat's thermo or fur changes, and only then (a stale value would change games)."""
+    from simcore.games.evo.codes import N_TRAITS, T_FUR, T_THERMO
+    from simcore.games.evo.state import G_SECTOR, O_TRAIT
+    from strategies.evo.batch_greedy import _UNSET, memo
+
+    pk, _ = rules.pack(RS, 2, [batch_policy("greedy", RS)] * 2, 1)
+    g, rk = pk.g, pk.rk
+    trait = int(rk[O_TRAIT]) + 1 * N_TRAITS
+
+    def kept(change, ahead=-1):
+        vals = memo(g, rk, 1, -1)
+        g[vals + 3] = 7
+        change()
+        return g[memo(g, rk, 1, ahead) + 3] == 7
+
+    assert kept(lambda: None)
+    assert g[memo(g, rk, 0, -1) + 3] == _UNSET          # another seat's memo is its own
+    assert not kept(lambda: g.__setitem__(G_SECTOR, (g[G_SECTOR] + 1) % 2))
+    assert not kept(lambda: None, ahead=1)
+    assert not kept(lambda: g.__setitem__(trait + T_THERMO, g[trait + T_THERMO] + 1))
+    assert not kept(lambda: g.__setitem__(trait + T_FUR, g[trait + T_FUR] + 1))

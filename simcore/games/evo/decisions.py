@@ -71,6 +71,9 @@ def roll(g, rk, u):
 
 # ------------------------------------------------------------------ decisions
 
+# The one-line helpers below are inlined (`kernel(inline=True)`): numba does not inline a
+# compiled call by itself, and each call passes g and rk with reference counting.
+
 @kernel
 def ask(g, rk, u, pol, kind, seat, n):
     """Decision `kind` of `seat` among n options (rows at O_OPTS); contract 2's address."""
@@ -90,7 +93,7 @@ def opt(g, rk, c, j):
     return g[rk[O_OPTS] + 3 * c + j]
 
 
-@kernel
+@kernel(inline=True)
 def set_opt(g, rk, n, a, b, c):
     at = rk[O_OPTS] + 3 * n
     g[at] = a
@@ -185,24 +188,24 @@ def set_traits(g, rk, s):
     g[at + T_CHAMELEON] = cham
 
 
-@kernel
+@kernel(inline=True)
 def protected(g, rk, x):
     """Contract 1: at or below its floor a clan cannot be attacked."""
     return g[rk[O_COUNT] + x] <= g[rk[O_TRAIT] + x * N_TRAITS + T_FLOOR]
 
 
-@kernel
+@kernel(inline=True)
 def reserve(g, rk, s):
     return rk[R_CAP] - g[rk[O_COUNT] + s]
 
 
-@kernel
+@kernel(inline=True)
 def place(g, rk, s, z):
     g[rk[O_OWNER] + z] = s
     g[rk[O_COUNT] + s] += 1
 
 
-@kernel
+@kernel(inline=True)
 def remove(g, rk, z):
     """The dinosaur on z goes back to its owner's reserve."""
     s = g[rk[O_OWNER] + z]
@@ -210,12 +213,12 @@ def remove(g, rk, z):
     g[rk[O_OWNER] + z] = -1
 
 
-@kernel
+@kernel(inline=True)
 def zone_class(g, rk, sector, z):
     return rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]]
 
 
-@kernel
+@kernel(inline=True)
 def price(g, rk, s, v):
     """What seat s pays for a bid of v (contract 4.2)."""
     return max(rk[R_MIN_COST], v - g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS])
@@ -251,6 +254,6 @@ def play_event(g, rk, s, i):
     return c
 
 
-@kernel
+@kernel(inline=True)
 def current_class(g, rk, z):
     return zone_class(g, rk, g[G_SECTOR], z)

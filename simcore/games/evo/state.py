@@ -42,6 +42,7 @@ G_HEADER = 32
 SCRIPT_MAX = 512          # scripted choices per seat
 DICE_MAX = 256            # forced die faces a state may list
 OPT_W = 3                 # words per option row (decisions.py)
+PTMP_MEMO_KEY = 4         # key words per seat of the greedy bot's memo (strategies/evo/batch_greedy.py)
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,8 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
              (O_SPOS, P),
              # engine scratch: shuffles, zone marks, seat lists
              (O_TMP, NG + NEV + 2 * NCL), (O_MARK, Z), (O_SEATS, 2 * P),
-             # the policies' scratch (the greedy: a score per option)
-             (O_PTMP, K + Z + 4 * P + 16)]
+             # the policies' scratch (greedy's memo: PTMP_MEMO_KEY + Z words a seat; a score per option)
+             (O_PTMP, P * (PTMP_MEMO_KEY + Z) + K + Z + 4 * P + 16)]
     at = G_HEADER
     for o, n in sizes:
         head[o] = at
