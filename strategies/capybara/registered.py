@@ -80,7 +80,7 @@ class Random:
 @register("capybara", "script", doc="plays the choices a scenario lists for its seat")
 class Script:
     """`Bot("capybara", "script", options=(("choices", [{"kind": ..., "option": i}, ...]),))`;
-    `then="greedy"` or `"random"`: that bot plays on once the choices run out (script_then.py)
+    `then="greedy"`, `"trained"` or `"random"`: that bot plays on once the choices run out (script_then.py)
     instead of the game stopping."""
 
     def __init__(self, choices=(), then=""):
@@ -109,5 +109,8 @@ class Script:
     def reference(self, rs, seat):
         if self.then:
             from ..script import ScriptThenBot
-            return ScriptThenBot(seat, self.choices, _reference(self.then, rs, seat))
+            from .script_then import WEIGHTED, fallback_bot
+            then = fallback_bot(self.then).reference(rs, seat) if self.then in WEIGHTED else \
+                _reference(self.then, rs, seat)
+            return ScriptThenBot(seat, self.choices, then)
         return _reference("script", rs, seat, choices=self.choices)

@@ -14,7 +14,8 @@ from simcore.games.capybara.state import G_ERR, O_SCRIPT, O_SCRIPT_N, O_SPOS, R_
 from .batch_bots import below
 from .batch_greedy import N_WEIGHTS, PLAIN, decide_greedy
 
-FALLBACKS = ("greedy", "random")      # the base bots a script can fall back to
+FALLBACKS = ("greedy", "trained", "random")   # the base bots a script can fall back to
+WEIGHTED = ("greedy", "trained")      # greedy's kernel, each with its registered bot's weights
 
 
 # The greedy fallback reads its [mode, ent] and weights from the seat's first script rows
@@ -45,6 +46,9 @@ def script_then_greedy_policy(g, rk, kind, seat, n, h):
     return c if c >= 0 else decide_greedy(g, rk, kind, seat, n, PLAIN, -1)
 
 
+script_then_trained_policy = script_then_greedy_policy   # its weights come in the head rows
+
+
 @policy
 def script_then_random_policy(g, rk, kind, seat, n, h):
     c = scripted(g, rk, kind, seat, 0)
@@ -52,12 +56,18 @@ def script_then_random_policy(g, rk, kind, seat, n, h):
 
 
 def script_rows(then: str, rows: list) -> list:
-    """The batch face's script rows of a script falling back to `then`: greedy's own rows
-    (its default weights, as the reference face's greedy) before the choices."""
-    if then != "greedy":
+    """The batch face's script rows of a script falling back to `then`: a greedy-kernel bot's
+    own rows (the registered bot's weights: greedy's default.toml, trained's trained.toml, as
+    the reference face's) before the choices."""
+    if then not in WEIGHTED:
         return rows
-    from ..weights import load
     from .registered import greedy_script
-    head = greedy_script(load("capybara", None))
+    head = greedy_script(fallback_bot(then)._weights())
     assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
     return head + rows
+
+
+def fallback_bot(then: str):
+    """The registered greedy-kernel bot (greedy or trained) a script falls back to."""
+    from .registered import Greedy, Trained
+    return {"greedy": Greedy, "trained": Trained}[then]()

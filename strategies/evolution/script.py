@@ -9,7 +9,7 @@ Choices of each kind are used in order:
 It plays no other card. A "feed" index beyond the legal options stops the game with an
 error naming the seat (both engines).
 
-`then="greedy"` or `"random"` (`script:then=greedy`): that bot plays everything the script
+`then="greedy"`, `"trained"` or `"random"` (`script:then=greedy`): that bot plays everything the script
 does not (its card plays, and its food cards and feeding choices once the scripted ones run
 out) instead of the script's defaults (script_then.py; the rollout bot's forced option).
 """

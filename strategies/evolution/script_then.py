@@ -23,7 +23,8 @@ from . import compiled as C
 from .greedy import Greedy
 from .random_bot import RandomBot
 
-FALLBACKS = ("greedy", "random")      # the base bots a script can fall back to
+FALLBACKS = ("greedy", "trained", "random")   # the base bots a script can fall back to
+WEIGHTED = ("greedy", "trained")      # greedy's kernels, each with its registered bot's weights
 NONE_LEFT = -2                        # the script has no choice of that kind left
 
 
@@ -32,8 +33,19 @@ def _greedy_head() -> np.ndarray:
     return C.greedy_memory(default("evolution"))
 
 
+def _weighted_head(then: str) -> np.ndarray:
+    """The memory row of the registered greedy-kernel bot `then` (greedy: default.toml,
+    trained: trained.toml)."""
+    return C.greedy_memory(_weighted_bot(then)._weights())
+
+
+def _weighted_bot(then: str):
+    from .registered import Greedy as Registered, Trained
+    return {"greedy": Registered, "trained": Trained}[then]()
+
+
 GREEDY_HEAD = len(_greedy_head())     # greedy's memory row: [mode, trait, weights...]
-HEADS = {"greedy": GREEDY_HEAD, "random": 0}
+HEADS = {"greedy": GREEDY_HEAD, "trained": GREEDY_HEAD, "random": 0}
 
 
 @kernel
@@ -94,12 +106,13 @@ def _random_feed(a, rk, b, seat, opts, n_opts, turn, mem):
 
 
 FUNCTIONS = {"greedy": (_greedy_food, _greedy_plan, _greedy_feed),
+             "trained": (_greedy_food, _greedy_plan, _greedy_feed),    # its weights: the head row
              "random": (_random_food, _random_plan, _random_feed)}
 
 
 def batch_policy(then: str, feeds: list, foods: list) -> Policy:
     """The batch face: the base bot's memory row, then the script's (module doc)."""
-    head = _greedy_head() if then == "greedy" else np.zeros(0, np.int64)
+    head = _weighted_head(then) if then in WEIGHTED else np.zeros(0, np.int64)
     assert len(head) == HEADS[then], "greedy's memory row changed size: GREEDY_HEAD is stale"
     script = np.array([0, len(feeds), 0, len(foods)] + list(foods) + list(feeds), np.int64)
     return Policy(f"script:then={then}", *FUNCTIONS[then], np.concatenate([head, script]), len(head))
@@ -112,7 +125,8 @@ class ScriptThenBot:
 
     def __init__(self, feeds, foods, then):
         self.feeds, self.foods = list(feeds), list(foods)
-        self.then = Greedy() if then == "greedy" else RandomBot()
+        self.then = Greedy() if then == "greedy" else \
+            Greedy(weights=_weighted_bot(then)._weights()) if then in WEIGHTED else RandomBot()
 
     def choose_food_card(self, g, seat):
         if self.foods:
