@@ -27,6 +27,12 @@ def game_variants() -> list[tuple[str, str]]:
     return [(g, v) for g in GAMES for v in variants(g)]
 
 
+def game_variant_counts() -> list[tuple[str, str, int]]:
+    """Every (game, variant, player count), for parametrising: one test each, so the test
+    run's workers share a game's long agreement checks instead of one worker taking them all."""
+    return [(g, v, p) for g, v in game_variants() for p in player_counts(g, v)]
+
+
 def player_counts(game: str, variant: str = "default") -> list[int]:
     rs = get_game(game).data.load(variant)
     lo, hi = get_game(game).player_range(rs)

@@ -5,20 +5,19 @@ import pytest
 from simcore.games import GAMES, get_game
 from strategies.registry import make_bots
 
-from .kit import (assert_engines_agree, default_bots, four_or_nearest, game_variants, mixed_bots,
+from .kit import (assert_engines_agree, default_bots, four_or_nearest, game_variant_counts, mixed_bots,
                   player_counts, restricted_lineups, weights_lineup)
 
 GAMES_PER_COUNT = 2000          # the default data; a variant changes a few rules: fewer games
 GAMES_PER_COUNT_VARIANT = 500
 
 
-@pytest.mark.parametrize("game,variant", game_variants())
-def test_engines_agree_on_seeded_games_for_every_player_count(game, variant):
+@pytest.mark.parametrize("game,variant,players", game_variant_counts())
+def test_engines_agree_on_seeded_games_for_every_player_count(game, variant, players):
     """Every registered bot at the table (mixed_bots), 2,000 games per player count."""
-    for players in player_counts(game, variant):
-        n = GAMES_PER_COUNT if variant == "default" else GAMES_PER_COUNT_VARIANT
-        assert_engines_agree(game, variant, players, mixed_bots(game, players), seed=100 + players,
-                             games=range(n))
+    n = GAMES_PER_COUNT if variant == "default" else GAMES_PER_COUNT_VARIANT
+    assert_engines_agree(game, variant, players, mixed_bots(game, players), seed=100 + players,
+                         games=range(n))
 
 
 @pytest.mark.parametrize("game", GAMES)
