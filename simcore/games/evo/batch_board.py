@@ -10,10 +10,10 @@ from .decisions import (ask, current_class, event_card, opt, place, play_event, 
                         roll, set_opt, yes_no)
 from .jit import kernel
 from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS, G_ROUND,
-                    G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_MARK, O_MP, O_ORDER, O_OWNER, O_TRAIT,
+                    G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_MARK, O_TMP, O_MP, O_ORDER, O_OWNER, O_TRAIT,
                     O_TRAJ, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR, R_MP_PER_DINO, R_NEV, R_P,
                     R_WINGS_COST, R_WINGS_USES, R_Z, X_ADJ, X_COAST, X_DIST, X_EVAMT, X_FATT, X_FBABY,
-                    X_FNEED, X_NB, X_NBN, O_HAND)
+                    X_FNEED, X_NB, X_NBN, O_HAND, X_BALL, X_BALLN)
 
 
 @kernel(inline=True)
@@ -146,29 +146,40 @@ def movement(g, rk, u, pol, turns):
 # ------------------------------------------------------------------ birth (4.5)
 
 @kernel
-def birth_targets(g, rk, s, n, r):
-    """Append BIRTH rows (r, t) for every target t of s (t != r), ascending; the owned zones
-    are listed first in the scratch O_MARK (r, removed by the caller, is not one)."""
+def near_counts(g, rk, s, rng):
+    """cnt[t] (the scratch O_MARK) = how many zones of s lie within rng steps of t: each
+    owned zone y marks its ball (the zones within rng of it, a table of rk)."""
     Z = rk[R_Z]
-    mark = rk[O_MARK]
-    m = 0
+    cnt = rk[O_MARK]
+    for t in range(Z):
+        g[cnt + t] = 0
+    dmax = rk[rk[X_BALLN]]
+    d = min(rng, dmax)
+    ball, balln = rk[X_BALL], rk[X_BALLN] + 1 + d
     for y in range(Z):
-        if owner(g, rk, y) == s:
-            g[mark + m] = y
-            m += 1
-    rng, killer = tr(g, rk, s, T_RANGE), tr(g, rk, s, T_KILLER)
+        if g[rk[O_OWNER] + y] == s:
+            row = ball + y * Z
+            for i in range(rk[balln + y * (dmax + 1)]):
+                g[cnt + rk[row + i]] += 1
+
+
+@kernel
+def birth_targets(g, rk, s, n, r, rng, killer):
+    """Append BIRTH rows (r, t) for every target t of s (t != r), ascending: a free zone, or
+    (Killer babies) an attackable other seat's, within rng of a zone of s other than r
+    (near_counts, less r's own mark)."""
+    Z = rk[R_Z]
+    cnt = rk[O_MARK]
     for t in range(Z):
         if t == r:
             continue
-        x = owner(g, rk, t)
+        x = g[rk[O_OWNER] + t]
         if x >= 0 and not (killer == 1 and x != s and (rk[R_KB_FLOOR] == 0 or not protected(g, rk, x))):
             continue
-        near = False
-        for j in range(m):
-            if rk[rk[X_DIST] + t * Z + g[mark + j]] <= rng:
-                near = True
-                break
-        if near:
+        c = g[cnt + t]
+        if r >= 0 and rk[rk[X_DIST] + t * Z + r] <= rng:
+            c -= 1
+        if c > 0:
             set_opt(g, rk, n, r, t, 0)
             n += 1
     return n
@@ -176,17 +187,32 @@ def birth_targets(g, rk, s, n, r):
 
 @kernel
 def birth_options(g, rk, s):
+    """BIRTH rows: none first; then the targets, or with no dinosaur in reserve, per owned r
+    ascending (the replace rule: r removed first, then measured) its targets."""
     Z = rk[R_Z]
     set_opt(g, rk, 0, -1, -1, 0)
-    n = 1
+    rng, killer = tr(g, rk, s, T_RANGE), tr(g, rk, s, T_KILLER)
+    near_counts(g, rk, s, rng)
     if reserve(g, rk, s) >= 1:
-        return birth_targets(g, rk, s, n, -1)
-    for r in range(Z):          # the replace rule: remove r first, then measure
+        return birth_targets(g, rk, s, 1, -1, rng, killer)
+    # the replace rule: the targets with r removed are those near two zones of s, or near
+    # one that is not r's neighbourhood; r is never a target (it is s's): list the targets
+    # of the whole board once (after cnt in O_MARK), then filter them per r
+    cnt = rk[O_MARK]
+    cand = cnt + Z
+    m = birth_targets(g, rk, s, 0, -1, rng, killer)     # rows 0..m-1, overwritten below
+    for j in range(m):
+        g[cand + j] = opt(g, rk, j, 1)
+    set_opt(g, rk, 0, -1, -1, 0)
+    n = 1
+    for r in range(Z):
         if owner(g, rk, r) != s:
             continue
-        g[rk[O_OWNER] + r] = -1
-        n = birth_targets(g, rk, s, n, r)
-        g[rk[O_OWNER] + r] = s
+        for j in range(m):
+            t = g[cand + j]
+            if g[cnt + t] >= 2 or rk[rk[X_DIST] + t * Z + r] > rng:
+                set_opt(g, rk, n, r, t, 0)
+                n += 1
     return n
 
 
@@ -273,19 +299,26 @@ def survival(g, rk, u, pol):
         if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
             play_event(g, rk, s, card)
             g[rk[O_GEYSER] + s] = 1
+    # every seat's dinosaurs on hot, cold (not under its geysers) and deadly zones, in one
+    # pass over the board (the scratch O_TMP: 3 words a seat); a seat's deaths below change
+    # no other seat's counts
+    cnt = rk[O_TMP]
+    for k in range(3 * P):
+        g[cnt + k] = 0
+    for z in range(Z):
+        x = owner(g, rk, z)
+        if x >= 0:
+            cl = current_class(g, rk, z)
+            if cl == HOT:
+                g[cnt + 3 * x] += 1
+            elif cl == COLD and g[rk[O_GEYSER] + x] != 1:
+                g[cnt + 3 * x + 1] += 1
+            elif cl == DEADLY:
+                g[cnt + 3 * x + 2] += 1
     for i in range(P):
         s = g[rk[O_ORDER] + i]
         geyser = g[rk[O_GEYSER] + s] == 1
-        nh, nc, nd = 0, 0, 0
-        for z in range(Z):
-            if owner(g, rk, z) == s:
-                cl = current_class(g, rk, z)
-                if cl == HOT:
-                    nh += 1
-                elif cl == COLD and not geyser:
-                    nc += 1
-                elif cl == DEADLY:
-                    nd += 1
+        nh, nc, nd = g[cnt + 3 * s], g[cnt + 3 * s + 1], g[cnt + 3 * s + 2]
         ex_hot = max(0, nh - tr(g, rk, s, T_THERMO))
         ex_cold = max(0, nc - tr(g, rk, s, T_FUR))
         ex_dead = max(0, nd - tr(g, rk, s, T_CAVE))
