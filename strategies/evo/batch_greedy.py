@@ -156,12 +156,14 @@ def bid_score(g, rk, s, k):
 def move_scores(g, rk, s, ahead, vals, n, sc):
     """MOVE: 0 for stop; F x the gain in value; an attack: wins x (kill + gain), _NEG (never
     taken) if it wins on fewer than half the faces."""
-    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
-    fill_memo(g, rk, s, ahead, vals, 1, n, 2)
     F, at = rk[R_F], rk[O_OPTS]
     g[sc] = 0
-    for k in range(1, n):
+    for k in range(1, n):           # the memo filled as the options are read (one pass)
         kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        if g[vals + a] == _UNSET:
+            g[vals + a] = value(g, rk, s, ahead, a)
+        if g[vals + b] == _UNSET:
+            g[vals + b] = value(g, rk, s, ahead, b)
         if kind == M_ATTACK:
             g[sc + k] = attack_score(g, rk, s, g[vals + b] - g[vals + a], b)
         else:

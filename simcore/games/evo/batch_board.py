@@ -163,15 +163,18 @@ def movement(g, rk, u, pol, turns):
 @kernel
 def near_counts(g, rk, s, rng):
     """cnt[t] (the scratch O_MARK) = how many zones of s lie within rng steps of t: each
-    owned zone y marks its ball (the zones within rng of it, a table of rk)."""
+    owned zone y marks its ball (the zones within rng of it, a table of rk); the zones
+    marked at least once are listed after cnt, ascending. Returns their number."""
     Z = rk[R_Z]
     cnt = rk[O_MARK]
+    near = cnt + Z
     for t in range(Z):
         g[cnt + t] = 0
     dmax = rk[rk[X_BALLN]]
     d = min(rng, dmax)
     ball, balln, own = rk[X_BALL], rk[X_BALLN] + 1 + d, rk[O_OWNER]
     left = g[rk[O_COUNT] + s]
+    m = 0
     for y in range(Z):
         if left == 0:
             break
@@ -179,17 +182,31 @@ def near_counts(g, rk, s, rng):
             left -= 1
             row = ball + y * Z
             for i in range(rk[balln + y * (dmax + 1)]):
-                g[cnt + rk[row + i]] += 1
+                t = rk[row + i]
+                if g[cnt + t] == 0:
+                    g[near + m] = t
+                    m += 1
+                g[cnt + t] += 1
+    for k in range(1, m):               # insertion sort: a few dozen zones at most
+        t = g[near + k]
+        j = k - 1
+        while j >= 0 and g[near + j] > t:
+            g[near + j + 1] = g[near + j]
+            j -= 1
+        g[near + j + 1] = t
+    return m
 
 
 @kernel
-def birth_targets(g, rk, s, n, r, rng, killer):
+def birth_targets(g, rk, s, n, r, rng, killer, m):
     """Append BIRTH rows (r, t) for every target t of s (t != r), ascending: a free zone, or
     (Killer babies) an attackable other seat's, within rng of a zone of s other than r
-    (near_counts, less r's own mark)."""
+    (near_counts' m zones, less r's own mark)."""
     Z = rk[R_Z]
     cnt, own, opts, dist = rk[O_MARK], rk[O_OWNER], rk[O_OPTS], rk[X_DIST]
-    for t in range(Z):
+    near = cnt + Z
+    for k in range(m):
+        t = g[near + k]
         if t == r:
             continue
         x = g[own + t]
@@ -214,15 +231,15 @@ def birth_options(g, rk, s):
     Z = rk[R_Z]
     set_opt(g, rk, 0, -1, -1, 0)
     rng, killer = tr(g, rk, s, T_RANGE), tr(g, rk, s, T_KILLER)
-    near_counts(g, rk, s, rng)
+    m = near_counts(g, rk, s, rng)
     if reserve(g, rk, s) >= 1:
-        return birth_targets(g, rk, s, 1, -1, rng, killer)
+        return birth_targets(g, rk, s, 1, -1, rng, killer, m)
     # the replace rule: the targets with r removed are those near two zones of s, or near
     # one that is not r's neighbourhood; r is never a target (it is s's): list the targets
-    # of the whole board once (after cnt in O_MARK), then filter them per r
+    # of the whole board once (after cnt and the near list in O_MARK), then filter them per r
     cnt, own, opts, dist = rk[O_MARK], rk[O_OWNER], rk[O_OPTS], rk[X_DIST]
-    cand = cnt + Z
-    m = birth_targets(g, rk, s, 0, -1, rng, killer)     # rows 0..m-1, overwritten below
+    cand = cnt + 2 * Z
+    m = birth_targets(g, rk, s, 0, -1, rng, killer, m)     # rows 0..m-1, overwritten below
     for j in range(m):
         g[cand + j] = g[opts + 3 * j + 1]
     set_opt(g, rk, 0, -1, -1, 0)

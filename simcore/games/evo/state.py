@@ -163,7 +163,7 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
              (O_DICE, DICE_MAX), (O_OPTS, OPT_W * K), (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P),
              (O_SPOS, P),
              # engine scratch: shuffles, zone marks, seat lists
-             (O_TMP, NG + NEV + 2 * NCL), (O_MARK, 2 * Z), (O_SEATS, 2 * P),
+             (O_TMP, NG + NEV + 2 * NCL), (O_MARK, 3 * Z), (O_SEATS, 2 * P),
              # the policies' scratch (greedy's memo: PTMP_MEMO_KEY + Z words a seat; a score per option)
              (O_PTMP, P * (PTMP_MEMO_KEY + Z) + K + Z + 4 * P + 16)]
     at = G_HEADER
