@@ -68,8 +68,7 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     g0 = pk.g.copy()
     gs = np.zeros((len(states), len(g0)), np.int64)
     for k, st in enumerate(states):
-        pk.g[:] = g0
-        batch_io.load(rs, pk, st, game)
+        batch_io.load(rs, pk, st, game)    # clears all of g but the scripts, which stay g0's
         gs[k] = pk.g
     options = np.asarray(options, np.int64)
     B = len(options) * len(states)
