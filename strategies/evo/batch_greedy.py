@@ -111,8 +111,9 @@ def fill_memo(g, rk, s, ahead, vals, k0, n, w):
     """Compute the memo's missing values of the zones in word w of option rows k0..n-1
     (a zone < 0: none); the scorers then read g[vals + zone], with no call in their loop
     (numba wraps every call, and every inlined body with a branch, in reference counts)."""
+    at = rk[O_OPTS] + w               # (read once: g and rk may alias for LLVM)
     for k in range(k0, n):
-        z = row(g, rk, k, w)
+        z = g[at + 3 * k]
         if z >= 0 and g[vals + z] == _UNSET:
             g[vals + z] = value(g, rk, s, ahead, z)
 
@@ -155,15 +156,18 @@ def bid_score(g, rk, s, k):
 def move_scores(g, rk, s, ahead, vals, n, sc):
     """MOVE: 0 for stop; F x the gain in value; an attack: wins x (kill + gain), _NEG (never
     taken) if it wins on fewer than half the faces."""
-    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
-    fill_memo(g, rk, s, ahead, vals, 1, n, 2)
     F, at = rk[R_F], rk[O_OPTS]
     g[sc] = 0
-    for k in range(1, n):
+    for k in range(1, n):           # the memo filled as the options are read (one pass)
         kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
-        g[sc + k] = F * (g[vals + b] - g[vals + a])
+        if g[vals + a] == _UNSET:
+            g[vals + a] = value(g, rk, s, ahead, a)
+        if g[vals + b] == _UNSET:
+            g[vals + b] = value(g, rk, s, ahead, b)
         if kind == M_ATTACK:
             g[sc + k] = attack_score(g, rk, s, g[vals + b] - g[vals + a], b)
+        else:
+            g[sc + k] = F * (g[vals + b] - g[vals + a])
 
 
 @kernel
@@ -267,14 +271,19 @@ def choose(g, rk, kind, s, n, h, mode, ent):
                 g[sc + k] = _NEG
     top, m = _NEG, 0
     for k in range(n):
-        if g[sc + k] > top:
-            top, m = g[sc + k], 1
-        elif g[sc + k] == top and top != _NEG:
+        v = g[sc + k]
+        if v > top:
+            top, m = v, 1
+        elif v == top and top != _NEG:
             m += 1
     if m == 0:
         return 0
     if (kind == D_MOVE or kind == D_BIRTH) and top <= 0 and g[sc] != _NEG:
         return 0
+    if m == 1:                          # below(h, 1) is 0: the one best option
+        for k in range(n):
+            if g[sc + k] == top:
+                return k
     j = below(h, m)
     for k in range(n):
         if g[sc + k] == top:

@@ -174,11 +174,21 @@ def draw_genes(g, rk, u):
         for k in range(g[rk[O_BAG] + e]):
             g[tmp + m] = rk[rk[X_GFIRST] + e] + k
             m += 1
-    shuffle(g, u, add(chance(u, g, K_DRAW), g[G_ROUND]), tmp, m)
+    # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
+    # each time (a selection: the walk stops after a few of the bag's m uids)
+    h = add(chance(u, g, K_DRAW), g[G_ROUND])
+    for k in range(m):
+        u[1 + k] = add(h, g[tmp + k])
     for i in range(m):
         if col >= P:
             break
-        e = rk[rk[X_GUNAME] + g[tmp + i]]
+        j = -1
+        for k in range(m):
+            if g[tmp + k] >= 0 and (j < 0 or u[1 + k] < u[1 + j]):
+                j = k
+        uid = g[tmp + j]
+        g[tmp + j] = -1
+        e = rk[rk[X_GUNAME] + uid]
         dup = False
         for c in range(1, col):
             if g[rk[O_LAB_GENE] + c] == e:

@@ -18,7 +18,7 @@ from .batch_game import outcome, run
 from .codes import DECISIONS, UNTIL_END
 from .jit import kernel
 from .rules import _outputs, _quiet, _rows, check_error, check_players, pack
-from .state import O_SCRIPT, O_SCRIPT_N, O_SPOS, R_E, R_L
+from .state import O_OPTS, O_PTMP, O_SCRIPT, O_SCRIPT_N, O_SPOS, PTMP_MEMO_KEY, R_E, R_L, R_P, R_Z
 
 
 @kernel
@@ -27,9 +27,21 @@ def play_branches(gs, rk, u0, pol, seat, kind, options, keys, score, dinos, win,
     g and u: the scratch game and streams (compiled code allocates nothing, jit.py)."""
     K, O = gs.shape[0], options.shape[0]
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2
+    P = rk[R_P]
+    # what a continuation reads before it writes (setup's rule, batch_phases.setup): the
+    # state up to the option rows, each seat's script rows, and from the script counts to
+    # the end of greedy's memo; the option rows, the unused script rows and the options'
+    # scores (5/6 of g) are written before they are read, so they are not copied
+    memo_end = rk[O_PTMP] + P * (PTMP_MEMO_KEY + rk[R_Z])
     for o in range(O):
         for k in range(K):
-            for i in range(g.shape[0]):        # (g[:] = gs[k] would allocate a copy)
+            for i in range(rk[O_OPTS]):        # (g[:] = gs[k] would allocate a copy)
+                g[i] = gs[k, i]
+            for s in range(P):
+                row = rk[O_SCRIPT] + s * rk[R_L] * 2
+                for i in range(row, row + 2 * gs[k, rk[O_SCRIPT_N] + s]):
+                    g[i] = gs[k, i]
+            for i in range(rk[O_SCRIPT_N], memo_end):
                 g[i] = gs[k, i]
             # the forced option goes after the rows the seat's policy packed
             n0 = g[rk[O_SCRIPT_N] + seat]
@@ -56,8 +68,7 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     g0 = pk.g.copy()
     gs = np.zeros((len(states), len(g0)), np.int64)
     for k, st in enumerate(states):
-        pk.g[:] = g0
-        batch_io.load(rs, pk, st, game)
+        batch_io.load(rs, pk, st, game)    # clears all of g but the scripts, which stay g0's
         gs[k] = pk.g
     options = np.asarray(options, np.int64)
     B = len(options) * len(states)
@@ -65,7 +76,7 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     with _quiet():
         play_branches(gs, pk.rk, pk.u, pol, seat, DECISIONS.index(kind), options,
                       np.asarray(keys, np.uint64), score, dinos, win, won, misc, np.zeros((B, 0, players), np.int64),
-                      np.empty_like(g0), pk.u.copy())
+                      g0.copy(), pk.u.copy())
     for b in np.flatnonzero(misc[:, 8]):
         check_error(int(misc[b, 8]), game)
     return _rows(score, dinos, win, won, misc, None, False)

@@ -30,8 +30,8 @@ from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
 # ---- rk: offsets of the tables
 (X_GEFF, X_GAMT, X_GACT, X_GKIND, X_GCOP, X_GFIRST, X_EVEFF, X_EVAMT, X_EVACT, X_EVNAME, X_CLKIND,
  X_CLSHIFT, X_CLNAME, X_WHEEL, X_FATT, X_FNEED, X_FBABY, X_TERR, X_COAST, X_START, X_ADJ, X_NB, X_NBN,
- X_DIST, X_IDIST, X_PSH, X_GUNAME) = range(74, 101)
-RK_HEADER = 101
+ X_DIST, X_IDIST, X_PSH, X_GUNAME, X_BALL, X_BALLN) = range(74, 103)
+RK_HEADER = 103
 
 # ---- g: scalars (fixed indices)
 (G_ROUND, G_PHASE, G_SECTOR, G_ENDED, G_REASON, G_ROUNDS, G_GAME, G_ERR, G_PILE_TOP, G_PILE_N, G_REV_N,
@@ -128,6 +128,15 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
         ideal = [z for z in range(Z) if wheel[s, m.terrain[z]] == 0]
         if ideal:
             idist[s] = dist[:, ideal].min(axis=1)
+    # the balls: row y lists every zone t by dist(t, y) ascending (then t), and
+    # ball_n[y, d] counts those within d steps of y (d capped at the largest distance, the
+    # table's first word)
+    dmax = int(dist.max())
+    ball = np.argsort(dist.T, axis=1, kind="stable").astype(np.int64)
+    ball_n = np.zeros((Z, dmax + 1), np.int64)
+    for y in range(Z):
+        for d in range(dmax + 1):
+            ball_n[y, d] = int((dist[:, y] <= d).sum())
     R = max_rounds(rs)
     traj = max(R, NCL, traj_rows)
     K = 3 * Z * Z + P * (p["max_bid"] + 1) + P + 8
@@ -154,7 +163,7 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
              (O_DICE, DICE_MAX), (O_OPTS, OPT_W * K), (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P),
              (O_SPOS, P),
              # engine scratch: shuffles, zone marks, seat lists
-             (O_TMP, NG + NEV + 2 * NCL), (O_MARK, Z), (O_SEATS, 2 * P),
+             (O_TMP, NG + NEV + 2 * NCL), (O_MARK, 3 * Z), (O_SEATS, 2 * P),
              # the policies' scratch (greedy's memo: PTMP_MEMO_KEY + Z words a seat; a score per option)
              (O_PTMP, P * (PTMP_MEMO_KEY + Z) + K + Z + 4 * P + 16)]
     at = G_HEADER
@@ -190,6 +199,8 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
         (X_IDIST, idist.ravel()),
         (X_PSH, shifts),
         (X_GUNAME, [names.index(n) for n, _ in gene_uids]),
+        (X_BALL, ball.ravel()),
+        (X_BALLN, [dmax] + ball_n.ravel().tolist()),
     ]
     at = RK_HEADER
     for t, col in tables:
