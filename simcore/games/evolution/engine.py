@@ -4,7 +4,8 @@ turns, whole rounds and whole games (the rules themselves are in kernels.py).
 This file is not imported as a module of its own: build.engine_for loads it once per set
 of distinct bots, with their compiled functions as the globals FOOD_k, PLAN_k, FEED_k
 (k = 0..MAX_POLICIES-1; each seat plays the k in `idx[seat]`) and CACHE_FOLDER (the
-folder numba caches this build in, keyed by the engine's and the bots' sources).
+folder numba caches this build in, keyed by the engine's and the bots' sources) and
+N_FACES (how many of FOOD_k.. are distinct bots).
 
 `mem` (int64 (P, M)) is the bots' memory, one row per seat (build.Policy.memory); `err`
 (int64 (1,)) becomes 1 + seat when a bot answers with no legal option (the feeding stops).
@@ -35,38 +36,43 @@ inline_kernel = engine_kernel(CACHE_FOLDER, inline=True)   # noqa: F821
 
 # ---------------------------------------------------------------- the bots
 
-@kernel
+# Inlined by numba (each is a dispatch of one call): a separately compiled dispatcher would be
+# one more library holding a copy of every bot. N_FACES (the number of distinct bots, set by
+# build.engine_for) is a compile-time constant: the branches past it fold away, so each bot
+# has one call site and LLVM inlines it (build._internalize).
+
+@inline_kernel
 def bot_food_card(k, a, rk, b, seat, mem):
     """The food card (card id) of seat's bot k; -1: none."""
-    if k == 0:
+    if k == 0 or N_FACES == 1:                                    # noqa: F821
         return np.int64(FOOD_0(a, rk, b, seat, mem[seat]))      # noqa: F821
-    if k == 1:
+    if k == 1 or N_FACES == 2:                                    # noqa: F821
         return np.int64(FOOD_1(a, rk, b, seat, mem[seat]))      # noqa: F821
-    if k == 2:
+    if k == 2 or N_FACES == 3:                                    # noqa: F821
         return np.int64(FOOD_2(a, rk, b, seat, mem[seat]))      # noqa: F821
     return np.int64(FOOD_3(a, rk, b, seat, mem[seat]))          # noqa: F821
 
 
-@kernel
+@inline_kernel
 def bot_plan(k, a, rk, b, seat, acts, mem):
     """The card actions of seat's bot k, as rows of acts; returns how many."""
-    if k == 0:
+    if k == 0 or N_FACES == 1:                                       # noqa: F821
         return np.int64(PLAN_0(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
-    if k == 1:
+    if k == 1 or N_FACES == 2:                                       # noqa: F821
         return np.int64(PLAN_1(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
-    if k == 2:
+    if k == 2 or N_FACES == 3:                                       # noqa: F821
         return np.int64(PLAN_2(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
     return np.int64(PLAN_3(a, rk, b, seat, acts, mem[seat]))       # noqa: F821
 
 
-@kernel
+@inline_kernel
 def bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem):
     """The row of opts seat's bot k chooses."""
-    if k == 0:
+    if k == 0 or N_FACES == 1:                                                     # noqa: F821
         return np.int64(FEED_0(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
-    if k == 1:
+    if k == 1 or N_FACES == 2:                                                     # noqa: F821
         return np.int64(FEED_1(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
-    if k == 2:
+    if k == 2 or N_FACES == 3:                                                     # noqa: F821
         return np.int64(FEED_2(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
     return np.int64(FEED_3(a, rk, b, seat, opts, n_opts, turn, mem[seat]))       # noqa: F821
 
@@ -206,7 +212,7 @@ def round_start(a, rk, b, phases, idx, acts, foods, mem):
     if phases & CARDS:
         n = food_cards_and_plays(a, rk, b, idx, acts, foods, mem)
         reveal_effects(a, rk, b, YES)        # those the rules time before the food cards
-        add_food_cards(a, rk, b, foods, n)
+        add_food_cards(a, rk, b, foods, np.int64(n))
         for c in range(a.loc.shape[1]):
             if a.loc[b, c] == FOOD_CARD:
                 a.loc[b, c] = DISCARD
