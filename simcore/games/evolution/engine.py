@@ -80,12 +80,23 @@ def bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem):
 # ---------------------------------------------------------------- feeding
 
 @inline_kernel
-def feeding_turn(a, rk, b, seat, k, turn, opts, mem, err):
-    """One feeding turn of `seat`: FED, PASSED (no option now; asked again later) or OUT.
-    When the rules end feeding at an empty Watering Hole, a turn there changes nothing."""
+def turn_options(a, rk, b, seat, opts):
+    """The options of seat's next feeding turn into opts: (rows, rows other than forgoing),
+    or (-1, -1) when the turn changes nothing (the rules end feeding at an empty Watering
+    Hole). Computed once per turn: for the stop test (has_choice) and the turn itself."""
     if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
-        return OUT
+        return np.int64(-1), np.int64(-1)
     n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+    return np.int64(n_opts), np.int64(n_acts)
+
+
+@inline_kernel
+def feeding_turn(a, rk, b, seat, k, turn, opts, n_opts, n_acts, mem, err):
+    """One feeding turn of `seat`, its options in opts (turn_options): FED, PASSED (no
+    option now; asked again later) or OUT. When the rules end feeding at an empty Watering
+    Hole, a turn there changes nothing."""
+    if n_opts < 0:
+        return OUT
     if n_acts == 0:
         if rk.no_option_is_out or not can_ever_eat(a, rk, b, seat):
             return OUT
@@ -110,12 +121,9 @@ def fresh(q):
 
 
 @inline_kernel
-def has_choice(a, rk, b, seat, opts):
-    """Whether seat's next feeding turn asks its bot to choose among two or more options
-    (feeding_turn's tests, in its order)."""
-    if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
-        return False
-    n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+def has_choice(rk, n_opts, n_acts):
+    """Whether a feeding turn with these options (turn_options) asks its bot to choose among
+    two or more options (feeding_turn's tests, in its order)."""
     return n_opts >= 2 and n_acts >= 1 and not (rk.auto_feed_single_option and n_acts == 1)
 
 
@@ -124,7 +132,8 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     """Feeding turns from the first player clockwise until every player is out or every
     player still in has passed in a row (reference.feeding; its deque is `order`).
     single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
-    (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small.
+    (reference.feeding_turn). One call site of feeding_turn, and of feeding_options (the
+    stop test and the turn share its options), keeps the compiled code small.
     q (see Q_N): a saved queue resumes the feeding there, playing its first turn; with
     q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot to choose (a fresh
     feeding checks its first turn too), saves its place in q and a.order (q[Q_STOP] =
@@ -149,7 +158,8 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     while single >= 0 or (n > 0 and passes < n and (
             a.wh[b] > 0 or not rk.feeding_stops_when_watering_hole_empty)):
         seat = order[pos]
-        if q[Q_STOP] == STOP and check and single < 0 and has_choice(a, rk, b, seat, opts):
+        n_opts, n_acts = turn_options(a, rk, b, seat, opts)
+        if q[Q_STOP] == STOP and check and single < 0 and has_choice(rk, n_opts, n_acts):
             for _ in range(pos):                 # the queue from the seat to play
                 first = order[0]
                 for k in range(n - 1):
@@ -158,7 +168,7 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
             q[Q_N], q[Q_PASSES], q[Q_TURN], q[Q_STOP] = n, passes, turn, STOPPED
             return OUT
         check = True
-        outcome = feeding_turn(a, rk, b, seat, idx[seat], turn, opts, mem, err)
+        outcome = feeding_turn(a, rk, b, seat, idx[seat], turn, opts, n_opts, n_acts, mem, err)
         if single >= 0 or err[0]:
             return outcome
         if outcome == FED:
