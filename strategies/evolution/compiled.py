@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.build import Policy, kernel
+from simcore.games.evolution.build import Policy, inline, kernel
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
 from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
                                             below, has, key_add, key_start)
@@ -42,6 +42,9 @@ FAVOR_SCORE = 100      # favor puts the trait's worth above every other card; av
 M_MODE, M_TRAIT, W0 = 0, 1, 2
 N_TRAITS = len(TRAITS)
 W_PREY, W_NEW_MAX, W_NEW_HAND, W_GROW_KEEP = range(W0 + 2 * N_TRAITS, W0 + 2 * N_TRAITS + 4)
+# Arguments passed as int64 variables, never literals: numba compiles a callee once per
+# literal value (and once more for int32 loop indices), each a copy of its whole code.
+NO_CARD = np.int64(-1)
 
 
 @kernel
@@ -62,7 +65,7 @@ def restricted_score(mem, k, carn_out, want):
     return greedy_score(mem, k, carn_out, want)
 
 
-@kernel
+@inline
 def _put(acts, k, kind, card, s, slot):
     acts[k, 0] = kind
     acts[k, 1] = card
@@ -143,10 +146,10 @@ def greedy_plan(a, rk, b, seat, acts, mem):
     if e == CARNIVORE and mode != PLAIN:
         want = 1 if mode == FAVOR else 0      # becoming a carnivore: favor whenever it can, avoid never
     if want and cc >= 0 and room and n >= 2:
-        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, np.int64(-1), mem)
+        pay = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(cc), NO_CARD, mem)
         k = _put(acts, k, NEW, pay, 0, 0)
         k = _put(acts, k, TRAIT, cc, n_sp, -1)
-        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, cc, pay, mem)
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(cc), np.int64(pay), mem)
         if grow >= 0:
             k = _put(acts, k, BODY, grow, n_sp, 0)
         return k
@@ -156,7 +159,7 @@ def greedy_plan(a, rk, b, seat, acts, mem):
     n_used = 0
     new = n_sp <= mem[W_NEW_MAX] and n >= mem[W_NEW_HAND] and room
     if new:
-        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(-1), np.int64(-1), mem)
+        u0 = _greedy_cheapest(a, rk, b, seat, carn_out, want, NO_CARD, NO_CARD, mem)
         k = _put(acts, k, NEW, u0, 0, 0)
         n_used += 1
     # the trait: leftmost non-carnivore with a free trait slot, else the new species
@@ -186,7 +189,7 @@ def greedy_plan(a, rk, b, seat, acts, mem):
             n_used += 1
     # growth, keeping at least grow_keep - 1 cards in hand
     if n - n_used >= mem[W_GROW_KEEP]:
-        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, u0, u1, mem)
+        grow = _greedy_cheapest(a, rk, b, seat, carn_out, want, np.int64(u0), np.int64(u1), mem)
         s_best = -1
         v_best = 0
         for i in range(n_sp):
@@ -441,48 +444,50 @@ def random_feed(a, rk, b, seat, opts, n_opts, turn):
 
 
 # ---------------------------------------------------------------- the policies
+# The policies' faces: one-line adapters to the engine's signatures, inlined by numba (a
+# separately compiled adapter would be one more library holding a whole copy of the bot).
 
-@kernel
+@inline
 def _greedy_food(a, rk, b, seat, mem):
     return np.int64(greedy_food_card(a, rk, b, seat, mem))
 
 
-@kernel
+@inline
 def _greedy_plan(a, rk, b, seat, acts, mem):
     return np.int64(greedy_plan(a, rk, b, seat, acts, mem))
 
 
-@kernel
+@inline
 def _greedy_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(greedy_feed(a, rk, b, seat, opts, n_opts, mem))
 
 
-@kernel
+@inline
 def _silly_food(a, rk, b, seat, mem):
     return np.int64(silly_food_card(a, rk, b, seat))
 
 
-@kernel
+@inline
 def _silly_plan(a, rk, b, seat, acts, mem):
     return np.int64(silly_plan(a, rk, b, seat, acts))
 
 
-@kernel
+@inline
 def _silly_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(silly_feed(a, rk, b, seat, opts, n_opts))
 
 
-@kernel
+@inline
 def _random_food(a, rk, b, seat, mem):
     return np.int64(random_food_card(a, rk, b, seat))
 
 
-@kernel
+@inline
 def _random_plan(a, rk, b, seat, acts, mem):
     return np.int64(random_plan(a, rk, b, seat, acts))
 
 
-@kernel
+@inline
 def _random_feed(a, rk, b, seat, opts, n_opts, turn, mem):
     return np.int64(random_feed(a, rk, b, seat, opts, n_opts, turn))
 

@@ -55,6 +55,44 @@ def test_nrt_false_compiles_array_field_reads_without_reference_counting():
     assert "NRT_incref" not in ir_lean and "NRT_decref" not in ir_lean
 
 
+
+_LINKED = """
+define linkonce_odr i64 @"_ZN7simcore5games9evolution7kernels4ruleB2v1E"(i64 %x) {
+  ret i64 %x
+}
+define i64 @"_ZN7simcore5games9evolution6engine5entryB2v2E"(i64 %x) {
+  %r = call i64 @"_ZN7simcore5games9evolution7kernels4ruleB2v1E"(i64 %x)
+  ret i64 %r
+}
+"""
+
+
+def test_callees_linked_into_evolution_code_are_made_internal():
+    """build._internalize (hooked into numba's private final-module optimisation): in a
+    module of Evolution's code the linked-in (linkonce_odr) callees become internal, so LLVM
+    may inline them and drop their unused arguments; the module's own functions keep their
+    linkage, and a module holding no Evolution code is left alone."""
+    import llvmlite.binding as ll
+    mod = ll.parse_assembly(_LINKED)
+    assert build._internalize(mod) == 1
+    linkage = {f.name.split("evolution")[1][:12]: f.linkage for f in mod.functions}
+    assert linkage == {"7kernels4rul": ll.Linkage.internal, "6engine5entr": ll.Linkage.external}
+    other = ll.parse_assembly(_LINKED.replace("9evolution", "8capybara"))
+    assert build._internalize(other) == 0
+    assert all(f.linkage != ll.Linkage.internal for f in other.functions)
+
+
+def test_the_internalize_hook_runs_when_numba_optimises_a_final_module(monkeypatch):
+    """If a numba upgrade renames or stops calling CPUCodeLibrary._optimize_final_module,
+    the hook would silently do nothing (and the engine be about half as fast): fail here."""
+    from numba.core.codegen import CPUCodeLibrary
+    assert getattr(CPUCodeLibrary, "_evolution_internalize", False)
+    seen = []
+    monkeypatch.setattr(build, "_internalize", lambda module: seen.append(module) or 0)
+    f = njit(lambda x: x + 1)                 # uncached: compiled here
+    assert f(1) == 2
+    assert seen, "numba optimised a final module without calling build._internalize"
+
 def test_the_cache_folder_is_named_by_every_engine_source_and_the_numba_version(tmp_path):
     src = tmp_path / "a.py"
     src.write_text("x = 1\n")

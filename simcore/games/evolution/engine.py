@@ -4,7 +4,8 @@ turns, whole rounds and whole games (the rules themselves are in kernels.py).
 This file is not imported as a module of its own: build.engine_for loads it once per set
 of distinct bots, with their compiled functions as the globals FOOD_k, PLAN_k, FEED_k
 (k = 0..MAX_POLICIES-1; each seat plays the k in `idx[seat]`) and CACHE_FOLDER (the
-folder numba caches this build in, keyed by the engine's and the bots' sources).
+folder numba caches this build in, keyed by the engine's and the bots' sources) and
+N_FACES (how many of FOOD_k.. are distinct bots).
 
 `mem` (int64 (P, M)) is the bots' memory, one row per seat (build.Policy.memory); `err`
 (int64 (1,)) becomes 1 + seat when a bot answers with no legal option (the feeding stops).
@@ -35,38 +36,43 @@ inline_kernel = engine_kernel(CACHE_FOLDER, inline=True)   # noqa: F821
 
 # ---------------------------------------------------------------- the bots
 
-@kernel
+# Inlined by numba (each is a dispatch of one call): a separately compiled dispatcher would be
+# one more library holding a copy of every bot. N_FACES (the number of distinct bots, set by
+# build.engine_for) is a compile-time constant: the branches past it fold away, so each bot
+# has one call site and LLVM inlines it (build._internalize).
+
+@inline_kernel
 def bot_food_card(k, a, rk, b, seat, mem):
     """The food card (card id) of seat's bot k; -1: none."""
-    if k == 0:
+    if k == 0 or N_FACES == 1:                                    # noqa: F821
         return np.int64(FOOD_0(a, rk, b, seat, mem[seat]))      # noqa: F821
-    if k == 1:
+    if k == 1 or N_FACES == 2:                                    # noqa: F821
         return np.int64(FOOD_1(a, rk, b, seat, mem[seat]))      # noqa: F821
-    if k == 2:
+    if k == 2 or N_FACES == 3:                                    # noqa: F821
         return np.int64(FOOD_2(a, rk, b, seat, mem[seat]))      # noqa: F821
     return np.int64(FOOD_3(a, rk, b, seat, mem[seat]))          # noqa: F821
 
 
-@kernel
+@inline_kernel
 def bot_plan(k, a, rk, b, seat, acts, mem):
     """The card actions of seat's bot k, as rows of acts; returns how many."""
-    if k == 0:
+    if k == 0 or N_FACES == 1:                                       # noqa: F821
         return np.int64(PLAN_0(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
-    if k == 1:
+    if k == 1 or N_FACES == 2:                                       # noqa: F821
         return np.int64(PLAN_1(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
-    if k == 2:
+    if k == 2 or N_FACES == 3:                                       # noqa: F821
         return np.int64(PLAN_2(a, rk, b, seat, acts, mem[seat]))   # noqa: F821
     return np.int64(PLAN_3(a, rk, b, seat, acts, mem[seat]))       # noqa: F821
 
 
-@kernel
+@inline_kernel
 def bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem):
     """The row of opts seat's bot k chooses."""
-    if k == 0:
+    if k == 0 or N_FACES == 1:                                                     # noqa: F821
         return np.int64(FEED_0(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
-    if k == 1:
+    if k == 1 or N_FACES == 2:                                                     # noqa: F821
         return np.int64(FEED_1(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
-    if k == 2:
+    if k == 2 or N_FACES == 3:                                                     # noqa: F821
         return np.int64(FEED_2(a, rk, b, seat, opts, n_opts, turn, mem[seat]))   # noqa: F821
     return np.int64(FEED_3(a, rk, b, seat, opts, n_opts, turn, mem[seat]))       # noqa: F821
 
@@ -74,12 +80,23 @@ def bot_feed(k, a, rk, b, seat, opts, n_opts, turn, mem):
 # ---------------------------------------------------------------- feeding
 
 @inline_kernel
-def feeding_turn(a, rk, b, seat, k, turn, opts, mem, err):
-    """One feeding turn of `seat`: FED, PASSED (no option now; asked again later) or OUT.
-    When the rules end feeding at an empty Watering Hole, a turn there changes nothing."""
+def turn_options(a, rk, b, seat, opts):
+    """The options of seat's next feeding turn into opts: (rows, rows other than forgoing),
+    or (-1, -1) when the turn changes nothing (the rules end feeding at an empty Watering
+    Hole). Computed once per turn: for the stop test (has_choice) and the turn itself."""
     if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
-        return OUT
+        return np.int64(-1), np.int64(-1)
     n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+    return np.int64(n_opts), np.int64(n_acts)
+
+
+@inline_kernel
+def feeding_turn(a, rk, b, seat, k, turn, opts, n_opts, n_acts, mem, err):
+    """One feeding turn of `seat`, its options in opts (turn_options): FED, PASSED (no
+    option now; asked again later) or OUT. When the rules end feeding at an empty Watering
+    Hole, a turn there changes nothing."""
+    if n_opts < 0:
+        return OUT
     if n_acts == 0:
         if rk.no_option_is_out or not can_ever_eat(a, rk, b, seat):
             return OUT
@@ -104,12 +121,9 @@ def fresh(q):
 
 
 @inline_kernel
-def has_choice(a, rk, b, seat, opts):
-    """Whether seat's next feeding turn asks its bot to choose among two or more options
-    (feeding_turn's tests, in its order)."""
-    if rk.feeding_stops_when_watering_hole_empty and a.wh[b] <= 0:
-        return False
-    n_opts, n_acts = feeding_options(a, rk, b, seat, opts)
+def has_choice(rk, n_opts, n_acts):
+    """Whether a feeding turn with these options (turn_options) asks its bot to choose among
+    two or more options (feeding_turn's tests, in its order)."""
     return n_opts >= 2 and n_acts >= 1 and not (rk.auto_feed_single_option and n_acts == 1)
 
 
@@ -118,7 +132,8 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     """Feeding turns from the first player clockwise until every player is out or every
     player still in has passed in a row (reference.feeding; its deque is `order`).
     single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
-    (reference.feeding_turn). One call site of feeding_turn keeps the compiled code small.
+    (reference.feeding_turn). One call site of feeding_turn, and of feeding_options (the
+    stop test and the turn share its options), keeps the compiled code small.
     q (see Q_N): a saved queue resumes the feeding there, playing its first turn; with
     q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot to choose (a fresh
     feeding checks its first turn too), saves its place in q and a.order (q[Q_STOP] =
@@ -143,7 +158,8 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     while single >= 0 or (n > 0 and passes < n and (
             a.wh[b] > 0 or not rk.feeding_stops_when_watering_hole_empty)):
         seat = order[pos]
-        if q[Q_STOP] == STOP and check and single < 0 and has_choice(a, rk, b, seat, opts):
+        n_opts, n_acts = turn_options(a, rk, b, seat, opts)
+        if q[Q_STOP] == STOP and check and single < 0 and has_choice(rk, n_opts, n_acts):
             for _ in range(pos):                 # the queue from the seat to play
                 first = order[0]
                 for k in range(n - 1):
@@ -152,7 +168,7 @@ def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
             q[Q_N], q[Q_PASSES], q[Q_TURN], q[Q_STOP] = n, passes, turn, STOPPED
             return OUT
         check = True
-        outcome = feeding_turn(a, rk, b, seat, idx[seat], turn, opts, mem, err)
+        outcome = feeding_turn(a, rk, b, seat, idx[seat], turn, opts, n_opts, n_acts, mem, err)
         if single >= 0 or err[0]:
             return outcome
         if outcome == FED:
@@ -206,7 +222,7 @@ def round_start(a, rk, b, phases, idx, acts, foods, mem):
     if phases & CARDS:
         n = food_cards_and_plays(a, rk, b, idx, acts, foods, mem)
         reveal_effects(a, rk, b, YES)        # those the rules time before the food cards
-        add_food_cards(a, rk, b, foods, n)
+        add_food_cards(a, rk, b, foods, np.int64(n))
         for c in range(a.loc.shape[1]):
             if a.loc[b, c] == FOOD_CARD:
                 a.loc[b, c] = DISCARD

@@ -449,7 +449,7 @@ def feeding_options(a, rk, b, seat, opts):
     """Write the legal feeding options of `seat` into rows of `opts` in the canonical order
     (reference.feeding_options); returns (rows, rows other than forgoing)."""
     P = a.n_species.shape[1]
-    S = a.n_species[b, seat]
+    S = np.int64(a.n_species[b, seat])      # int64 indices: one compiled capacity (range(int8) counts in int32)
     k = 1                                    # row 0 is kept for forgoing
     any_veg = False
     for s in range(S):
@@ -510,7 +510,7 @@ def feeding_options(a, rk, b, seat, opts):
 def can_ever_eat(a, rk, b, p):
     """Some species of p still has room for food (or, where storing is its own action, for
     fat): room only shrinks during feeding, so without it p is done for this feeding."""
-    for i in range(a.n_species[b, p]):
+    for i in range(np.int64(a.n_species[b, p])):
         if capacity(a, rk, b, p, i, YES) > 0:
             return True
         if rk.fat_store_action and works(a, rk, b, p, i, FAT_TISSUE) and a.body[b, p, i] > a.fat[b, p, i]:
@@ -529,7 +529,7 @@ def feed_scavengers(a, rk, b, seat):
         i = 0
         while i < a.n_species[b, p]:
             if works(a, rk, b, p, i, SCAVENGER):
-                feed(a, rk, b, p, i, np.int64(rk.meat_from_wh), YES, np.int64(1))
+                feed(a, rk, b, p, np.int64(i), np.int64(rk.meat_from_wh), YES, np.int64(1))
             i += 1
 
 
@@ -584,7 +584,7 @@ def reveal_effects(a, rk, b, pre_food):
         t = rk.reveal_order[ridx]
         for k in range(P):
             p = (a.first[b] + k) % P
-            for i in range(a.n_species[b, p]):
+            for i in range(np.int64(a.n_species[b, p])):
                 if not works(a, rk, b, p, i, t):
                     continue
                 if t == FERTILE:
