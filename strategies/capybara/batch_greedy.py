@@ -47,10 +47,11 @@ def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
 
 @kernel(inline=True)
 def scratch(rk):
-    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames (the
-    card memo follows, memo_at)."""
+    """(V_i per slot, then each slot's most tokens and how many seats hold that many
+    (values_now), a per-seat token vector): words of O_TMP past the answer frames (the card
+    memo follows, memo_at)."""
     at = rk[O_TMP] + 2 * rk[R_N]
-    return at, at + rk[R_M]
+    return at, at + 3 * rk[R_M]
 
 
 @kernel(inline=True)
@@ -108,16 +109,56 @@ def row_value_plus(g, rk, i, s, x, k):
 
 @kernel
 def values_now(g, rk, s):
-    """Fill V_i for every slot; return E(s) now."""
+    """Fill V_i for every slot, and each slot's most tokens and their holders' number
+    (place_value's); return E(s) now."""
     P, m = rk[R_P], rk[R_M]
     vv, _ = scratch(rk)
     e = 0
     for x in range(P):
         e += 2 * g[rk[O_TFAT] + x] * (P - 1 if x == s else -1)
     for i in range(m):
-        g[vv + i] = row_value(g, rk, i, s, -1)
-        e += g[vv + i]
+        ot = rk[O_TOK] + i * P
+        best, count = 0, 0
+        for x in range(P):
+            t = g[ot + x]
+            if t > best:
+                best, count = t, 1
+            elif t == best:
+                count += 1
+        g[vv + m + i], g[vv + 2 * m + i] = best, count
+        f = g[rk[O_SFAT] + i]
+        v = 0                          # row_value(i, s) from the slot's best and count
+        if f != 0 and best != 0:
+            lead = 2 if count == 1 else 1
+            v = f * lead * (P - count) if g[ot + s] == best else -f * lead * count
+        g[vv + i] = v
+        e += v
     return e
+
+
+@kernel
+def place_value(g, rk, i, s, x, k):
+    """row_value_plus(i, s, x, k) for k >= 0, from slot i's most tokens and their holders'
+    number that values_now stored (the real tokens do not change within a decision)."""
+    f = g[rk[O_SFAT] + i]
+    if f == 0:
+        return 0
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    best, count = g[vv + m + i], g[vv + 2 * m + i]
+    ot = rk[O_TOK] + i * P
+    tx = g[ot + x] + k
+    if tx > best:
+        best, count = tx, 1
+    elif tx == best and k > 0:
+        count += 1
+    if best == 0:
+        return 0
+    mine = tx if s == x else g[ot + s]
+    lead = 2 if count == 1 else 1
+    if mine == best:
+        return f * lead * (P - count)
+    return -f * lead * count
 
 
 @kernel
@@ -132,7 +173,7 @@ def clear_add(g, rk):
 def place_e(g, rk, s, now, x, i, k):
     """E(s) after seat x places k tokens on slot i (limited by its supply)."""
     vv, _ = scratch(rk)
-    return now - g[vv + i] + row_value_plus(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
+    return now - g[vv + i] + place_value(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
 
 
 @kernel(inline=True)
@@ -211,6 +252,13 @@ def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
     the lowest): option_e of each, GATHER's per-seat part once per seat (its rows come
     grouped by seat)."""
     best, arg, seat, removal, moved = now, 0, -1, 0, 0
+    if eff == PLACE:                   # the commonest effect: option_e's place path, call-free
+        for k in range(n):
+            a, b = g[oo + 2 * k], g[oo + 2 * k + 1]
+            e = place_e(g, rk, s, now, a, b, amount * mult(g, rk, b, eff, True))
+            if k == 0 or e < best:
+                best, arg = e, k
+        return best, arg
     for k in range(n):
         a, b = g[oo + 2 * k], g[oo + 2 * k + 1]
         if eff == GATHER:
@@ -432,7 +480,17 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     hits = count_hits(g, rk, kind, s, n, mode, ent)
     if kind == D_CANCEL and hits > 0 and hits < n:
         return 1 if option_ok(g, rk, kind, s, n, 1, mode, ent, hits) else 0
-    now = values_now(g, rk, s)
+    if kind == D_LOCK:
+        return lock_choice(g, rk, s, n)
+    if kind == D_PEEK:
+        return peek_choice(g, rk, s)
+    if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
+            or kind == D_COPY_TOKENS) and g[ctx + C_ACTOR] == s:
+        # the effect decision right after s chose the card: its best option is in the memo
+        k = memo_choice(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], n)
+        if k >= 0:
+            return k
+    now = values_now(g, rk, s)          # E(s) now, and V_i per slot for the scorers below
     if kind == D_OPENING or kind == D_DISCARD_PLACE:
         k_tok = rk[R_OPENING] if kind == D_OPENING else rk[R_DISCARD_PLACE]
         best, arg = now, 0
@@ -444,15 +502,9 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             if k == 0 or e < best:
                 best, arg = e, k
         return arg
-    if kind == D_LOCK:
-        return lock_choice(g, rk, s, n)
     if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
             or kind == D_COPY_TOKENS):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
-        if actor == s:
-            k = memo_choice(g, rk, s, eff, amount, colour, n)
-            if k >= 0:
-                return k
         return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
@@ -504,8 +556,6 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             if 0 <= j < rk[R_M] and g[rk[O_SLOT] + j] >= 0:
                 sim_take(g, rk, j)
         return 1 if evaluate(g, rk, True, s) < evaluate(g, rk, False, s) - weight(g, rk, s, W_CROWN) else 0
-    if kind == D_PEEK:
-        return peek_choice(g, rk, s)
     return 0
 
 
