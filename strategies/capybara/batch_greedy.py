@@ -28,7 +28,7 @@ from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
-                                          to_sim)
+                                          targets, to_sim)
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
 # script rows after row 0 ([mode, ent]), in default.toml's order: read at run time, so a
@@ -274,10 +274,34 @@ def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
 
 
 @kernel
+def best_place(g, rk, s, amount, colour, actor, now):
+    """best_effect of PLACE without writing its option rows: effect_options' rows (seat x
+    from the actor on, with supply; slot i a target) scored in their order as score_options
+    does, so the index is the one of the engine's row."""
+    P, m = rk[R_P], rk[R_M]
+    tg = targets(g, rk, colour)
+    best, arg, n = now, 0, 0
+    if tg == 0:
+        return best, arg, n
+    for j in range(P):
+        x = (actor + j) % P
+        if g[rk[O_SUP] + x] >= 1:
+            for i in range(m):
+                if (tg >> i) & 1:
+                    e = place_e(g, rk, s, now, x, i, amount * mult(g, rk, i, PLACE, True))
+                    if n == 0 or e < best:
+                        best, arg = e, n
+                    n += 1
+    return best, arg, n
+
+
+@kernel
 def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
     """(lowest E(s) over the effect's options (E now without any), its index, their number)."""
     if effect_decision(eff) < 0:
         return now, 0, 0
+    if eff == PLACE:
+        return best_place(g, rk, s, amount, colour, actor, now)
     n = effect_options(g, rk, eff, colour, actor, oo)
     best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
     return best, arg, n
