@@ -15,7 +15,7 @@ games): read at run time, so neither a restriction nor a weights file recompiles
 """
 from __future__ import annotations
 
-from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, SYM_BANNED, D_ACTION, D_CANCEL, D_COMPLETE,
+from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, SYM_BANNED, SYM_DOUBLE_TOKENS, D_ACTION, D_CANCEL, D_COMPLETE,
                                           D_COPY_TOKENS, D_CROWN_COMPLETE, D_DISCARD_PLACE,
                                           D_DOUBLE, D_GATHER, D_LOCK, D_NEXT_CARD, D_OPENING,
                                           D_PEEK, D_PLACE, D_PLACE_OTHERS, LOCK, PLACE,
@@ -25,7 +25,7 @@ from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DEC
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
-                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
+                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
                                           targets, to_sim)
@@ -224,7 +224,7 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
         i = a if eff == PLACE_OTHERS else b
         k = amount * mult(g, rk, a, eff, True)
         for j in range(P):
-            x = (actor + j) % P
+            x = actor + j if actor + j < P else actor + j - P     # (actor + j) % P without a division
             if eff == PLACE_OTHERS:
                 if j > 0:
                     g[add + x] = min(k, g[rk[O_SUP] + x])
@@ -274,25 +274,68 @@ def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
 
 
 @kernel
+def place_scan(g, rk, s, now, first, k, mask, dbl):
+    """(lowest E(s) after seat x places k tokens (times the slot's factor if dbl, limited by
+    its supply) on slot i, its index, their number) over the rows effect_options writes for
+    PLACE: seat x from `first` on with supply, then slot i of `mask`; place_value's sum
+    inlined and scanned slot by slot (a slot's factor, most tokens and V_i read once), the
+    seat-major index kept so ties still go to the lowest row."""
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    os, of = rk[O_SUP], rk[O_SFAT]
+    nt, ns = 0, 0
+    for i in range(m):
+        if (mask >> i) & 1:
+            nt += 1
+    for x in range(P):
+        if g[os + x] >= 1:
+            ns += 1
+    best, arg = now, 0
+    if nt == 0 or ns == 0:
+        return best, arg, 0
+    ti = 0
+    for i in range(m):
+        if not (mask >> i) & 1:
+            continue
+        f = g[of + i]
+        ot = rk[O_TOK] + i * P
+        kf = k * rk[R_DBL_FACTOR] if dbl and symbol(g, rk, i) == SYM_DOUBLE_TOKENS else k
+        b0, c0 = g[vv + m + i], g[vv + 2 * m + i]
+        base = now - g[vv + i]
+        ts = g[ot + s]
+        r = 0
+        for j in range(P):
+            x = first + j if first + j < P else first + j - P     # (first + j) % P without a division
+            sx = g[os + x]
+            if sx < 1:
+                continue
+            e = base
+            if f != 0:
+                kk = min(kf, sx)
+                tx = g[ot + x] + kk
+                b, c = b0, c0
+                if tx > b:
+                    b, c = tx, 1
+                elif tx == b and kk > 0:
+                    c += 1
+                if b != 0:
+                    mine = tx if x == s else ts
+                    lead = 2 if c == 1 else 1
+                    e += f * lead * (P - c) if mine == b else -f * lead * c
+            idx = r * nt + ti
+            if idx == 0 or e < best or (e == best and idx < arg):
+                best, arg = e, idx
+            r += 1
+        ti += 1
+    return best, arg, ns * nt
+
+
+@kernel
 def best_place(g, rk, s, amount, colour, actor, now):
     """best_effect of PLACE without writing its option rows: effect_options' rows (seat x
-    from the actor on, with supply; slot i a target) scored in their order as score_options
-    does, so the index is the one of the engine's row."""
-    P, m = rk[R_P], rk[R_M]
-    tg = targets(g, rk, colour)
-    best, arg, n = now, 0, 0
-    if tg == 0:
-        return best, arg, n
-    for j in range(P):
-        x = (actor + j) % P
-        if g[rk[O_SUP] + x] >= 1:
-            for i in range(m):
-                if (tg >> i) & 1:
-                    e = place_e(g, rk, s, now, x, i, amount * mult(g, rk, i, PLACE, True))
-                    if n == 0 or e < best:
-                        best, arg = e, n
-                    n += 1
-    return best, arg, n
+    from the actor on, with supply; slot i a target) scored as score_options does, so the
+    index is the one of the engine's row."""
+    return place_scan(g, rk, s, now, actor, amount, targets(g, rk, colour), True)
 
 
 @kernel
@@ -310,18 +353,11 @@ def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
 @kernel
 def best_discard_place(g, rk, s, now):
     """Lowest E(s) over the DISCARD_PLACE options (E now if there are none)."""
-    P, m = rk[R_P], rk[R_M]
-    best, any_ = now, False
-    for j in range(P):
-        x = (s + j) % P
-        if g[rk[O_SUP] + x] < 1:
-            continue
-        for i in range(m):
-            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0:
-                e = place_e(g, rk, s, now, x, i, rk[R_DISCARD_PLACE])
-                if not any_ or e < best:
-                    best, any_ = e, True
-    return best
+    mask = 0
+    for i in range(rk[R_M]):
+        if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0:
+            mask |= 1 << i
+    return place_scan(g, rk, s, now, s, rk[R_DISCARD_PLACE], mask, False)[0]
 
 
 @kernel
