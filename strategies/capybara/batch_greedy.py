@@ -15,7 +15,7 @@ games): read at run time, so neither a restriction nor a weights file recompiles
 """
 from __future__ import annotations
 
-from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, SYM_BANNED, D_ACTION, D_CANCEL, D_COMPLETE,
+from simcore.games.capybara.codes import (CANCEL, COMPLETE, COPY_TOKENS, GATHER, SYM_BANNED, SYM_DOUBLE_TOKENS, D_ACTION, D_CANCEL, D_COMPLETE,
                                           D_COPY_TOKENS, D_CROWN_COMPLETE, D_DISCARD_PLACE,
                                           D_DOUBLE, D_GATHER, D_LOCK, D_NEXT_CARD, D_OPENING,
                                           D_PEEK, D_PLACE, D_PLACE_OTHERS, LOCK, PLACE,
@@ -25,10 +25,10 @@ from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DEC
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
-                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
+                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
 from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
-                                          to_sim)
+                                          targets, to_sim)
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
 # script rows after row 0 ([mode, ent]), in default.toml's order: read at run time, so a
@@ -47,10 +47,11 @@ def after_effect(g, rk, s, eff, amount, colour, actor, a, b):
 
 @kernel(inline=True)
 def scratch(rk):
-    """(V_i per slot, a per-seat token vector): words of O_TMP past the answer frames (the
-    card memo follows, memo_at)."""
+    """(V_i per slot, then each slot's most tokens and how many seats hold that many
+    (values_now), a per-seat token vector): words of O_TMP past the answer frames (the card
+    memo follows, memo_at)."""
     at = rk[O_TMP] + 2 * rk[R_N]
-    return at, at + rk[R_M]
+    return at, at + 3 * rk[R_M]
 
 
 @kernel(inline=True)
@@ -108,16 +109,56 @@ def row_value_plus(g, rk, i, s, x, k):
 
 @kernel
 def values_now(g, rk, s):
-    """Fill V_i for every slot; return E(s) now."""
+    """Fill V_i for every slot, and each slot's most tokens and their holders' number
+    (place_value's); return E(s) now."""
     P, m = rk[R_P], rk[R_M]
     vv, _ = scratch(rk)
     e = 0
     for x in range(P):
         e += 2 * g[rk[O_TFAT] + x] * (P - 1 if x == s else -1)
     for i in range(m):
-        g[vv + i] = row_value(g, rk, i, s, -1)
-        e += g[vv + i]
+        ot = rk[O_TOK] + i * P
+        best, count = 0, 0
+        for x in range(P):
+            t = g[ot + x]
+            if t > best:
+                best, count = t, 1
+            elif t == best:
+                count += 1
+        g[vv + m + i], g[vv + 2 * m + i] = best, count
+        f = g[rk[O_SFAT] + i]
+        v = 0                          # row_value(i, s) from the slot's best and count
+        if f != 0 and best != 0:
+            lead = 2 if count == 1 else 1
+            v = f * lead * (P - count) if g[ot + s] == best else -f * lead * count
+        g[vv + i] = v
+        e += v
     return e
+
+
+@kernel
+def place_value(g, rk, i, s, x, k):
+    """row_value_plus(i, s, x, k) for k >= 0, from slot i's most tokens and their holders'
+    number that values_now stored (the real tokens do not change within a decision)."""
+    f = g[rk[O_SFAT] + i]
+    if f == 0:
+        return 0
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    best, count = g[vv + m + i], g[vv + 2 * m + i]
+    ot = rk[O_TOK] + i * P
+    tx = g[ot + x] + k
+    if tx > best:
+        best, count = tx, 1
+    elif tx == best and k > 0:
+        count += 1
+    if best == 0:
+        return 0
+    mine = tx if s == x else g[ot + s]
+    lead = 2 if count == 1 else 1
+    if mine == best:
+        return f * lead * (P - count)
+    return -f * lead * count
 
 
 @kernel
@@ -132,7 +173,7 @@ def clear_add(g, rk):
 def place_e(g, rk, s, now, x, i, k):
     """E(s) after seat x places k tokens on slot i (limited by its supply)."""
     vv, _ = scratch(rk)
-    return now - g[vv + i] + row_value_plus(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
+    return now - g[vv + i] + place_value(g, rk, i, s, x, min(k, g[rk[O_SUP] + x]))
 
 
 @kernel(inline=True)
@@ -183,7 +224,7 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
         i = a if eff == PLACE_OTHERS else b
         k = amount * mult(g, rk, a, eff, True)
         for j in range(P):
-            x = (actor + j) % P
+            x = actor + j if actor + j < P else actor + j - P     # (actor + j) % P without a division
             if eff == PLACE_OTHERS:
                 if j > 0:
                     g[add + x] = min(k, g[rk[O_SUP] + x])
@@ -211,6 +252,13 @@ def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
     the lowest): option_e of each, GATHER's per-seat part once per seat (its rows come
     grouped by seat)."""
     best, arg, seat, removal, moved = now, 0, -1, 0, 0
+    if eff == PLACE:                   # the commonest effect: option_e's place path, call-free
+        for k in range(n):
+            a, b = g[oo + 2 * k], g[oo + 2 * k + 1]
+            e = place_e(g, rk, s, now, a, b, amount * mult(g, rk, b, eff, True))
+            if k == 0 or e < best:
+                best, arg = e, k
+        return best, arg
     for k in range(n):
         a, b = g[oo + 2 * k], g[oo + 2 * k + 1]
         if eff == GATHER:
@@ -226,10 +274,77 @@ def score_options(g, rk, s, now, eff, amount, colour, actor, oo, n):
 
 
 @kernel
+def place_scan(g, rk, s, now, first, k, mask, dbl):
+    """(lowest E(s) after seat x places k tokens (times the slot's factor if dbl, limited by
+    its supply) on slot i, its index, their number) over the rows effect_options writes for
+    PLACE: seat x from `first` on with supply, then slot i of `mask`; place_value's sum
+    inlined and scanned slot by slot (a slot's factor, most tokens and V_i read once), the
+    seat-major index kept so ties still go to the lowest row."""
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    os, of = rk[O_SUP], rk[O_SFAT]
+    nt, ns = 0, 0
+    for i in range(m):
+        if (mask >> i) & 1:
+            nt += 1
+    for x in range(P):
+        if g[os + x] >= 1:
+            ns += 1
+    best, arg = now, 0
+    if nt == 0 or ns == 0:
+        return best, arg, 0
+    ti = 0
+    for i in range(m):
+        if not (mask >> i) & 1:
+            continue
+        f = g[of + i]
+        ot = rk[O_TOK] + i * P
+        kf = k * rk[R_DBL_FACTOR] if dbl and symbol(g, rk, i) == SYM_DOUBLE_TOKENS else k
+        b0, c0 = g[vv + m + i], g[vv + 2 * m + i]
+        base = now - g[vv + i]
+        ts = g[ot + s]
+        r = 0
+        for j in range(P):
+            x = first + j if first + j < P else first + j - P     # (first + j) % P without a division
+            sx = g[os + x]
+            if sx < 1:
+                continue
+            e = base
+            if f != 0:
+                kk = min(kf, sx)
+                tx = g[ot + x] + kk
+                b, c = b0, c0
+                if tx > b:
+                    b, c = tx, 1
+                elif tx == b and kk > 0:
+                    c += 1
+                if b != 0:
+                    mine = tx if x == s else ts
+                    lead = 2 if c == 1 else 1
+                    e += f * lead * (P - c) if mine == b else -f * lead * c
+            idx = r * nt + ti
+            if idx == 0 or e < best or (e == best and idx < arg):
+                best, arg = e, idx
+            r += 1
+        ti += 1
+    return best, arg, ns * nt
+
+
+@kernel
+def best_place(g, rk, s, amount, colour, actor, now):
+    """best_effect of PLACE without writing its option rows: effect_options' rows (seat x
+    from the actor on, with supply; slot i a target) scored as score_options does, so the
+    index is the one of the engine's row."""
+    return place_scan(g, rk, s, now, actor, amount, targets(g, rk, colour), True)
+
+
+@kernel
 def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
     """(lowest E(s) over the effect's options (E now without any), its index, their number)."""
     if effect_decision(eff) < 0:
         return now, 0, 0
+    if eff == PLACE:
+        return best_place(g, rk, s, amount, colour, actor, now)
     n = effect_options(g, rk, eff, colour, actor, oo)
     best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
     return best, arg, n
@@ -238,18 +353,11 @@ def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
 @kernel
 def best_discard_place(g, rk, s, now):
     """Lowest E(s) over the DISCARD_PLACE options (E now if there are none)."""
-    P, m = rk[R_P], rk[R_M]
-    best, any_ = now, False
-    for j in range(P):
-        x = (s + j) % P
-        if g[rk[O_SUP] + x] < 1:
-            continue
-        for i in range(m):
-            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0:
-                e = place_e(g, rk, s, now, x, i, rk[R_DISCARD_PLACE])
-                if not any_ or e < best:
-                    best, any_ = e, True
-    return best
+    mask = 0
+    for i in range(rk[R_M]):
+        if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0:
+            mask |= 1 << i
+    return place_scan(g, rk, s, now, s, rk[R_DISCARD_PLACE], mask, False)[0]
 
 
 @kernel
@@ -432,7 +540,17 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
     hits = count_hits(g, rk, kind, s, n, mode, ent)
     if kind == D_CANCEL and hits > 0 and hits < n:
         return 1 if option_ok(g, rk, kind, s, n, 1, mode, ent, hits) else 0
-    now = values_now(g, rk, s)
+    if kind == D_LOCK:
+        return lock_choice(g, rk, s, n)
+    if kind == D_PEEK:
+        return peek_choice(g, rk, s)
+    if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
+            or kind == D_COPY_TOKENS) and g[ctx + C_ACTOR] == s:
+        # the effect decision right after s chose the card: its best option is in the memo
+        k = memo_choice(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], n)
+        if k >= 0:
+            return k
+    now = values_now(g, rk, s)          # E(s) now, and V_i per slot for the scorers below
     if kind == D_OPENING or kind == D_DISCARD_PLACE:
         k_tok = rk[R_OPENING] if kind == D_OPENING else rk[R_DISCARD_PLACE]
         best, arg = now, 0
@@ -444,15 +562,9 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             if k == 0 or e < best:
                 best, arg = e, k
         return arg
-    if kind == D_LOCK:
-        return lock_choice(g, rk, s, n)
     if (kind == D_PLACE or kind == D_PLACE_OTHERS or kind == D_COMPLETE or kind == D_GATHER
             or kind == D_COPY_TOKENS):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
-        if actor == s:
-            k = memo_choice(g, rk, s, eff, amount, colour, n)
-            if k >= 0:
-                return k
         return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
         disc = best_discard_place(g, rk, s, now)
@@ -504,8 +616,6 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             if 0 <= j < rk[R_M] and g[rk[O_SLOT] + j] >= 0:
                 sim_take(g, rk, j)
         return 1 if evaluate(g, rk, True, s) < evaluate(g, rk, False, s) - weight(g, rk, s, W_CROWN) else 0
-    if kind == D_PEEK:
-        return peek_choice(g, rk, s)
     return 0
 
 

@@ -104,10 +104,11 @@ def load(rs, rk, g, state: dict, game: int) -> None:
     g[rk[S.O_TOK]:rk[S.O_TOK] + m * P] = tok.ravel()
     for s, seat in enumerate(state["seats"]):
         where = f"state.seats[{s}]"
-        for k in seat.get("hand", []):
-            c = card(k, where + ".hand")
+        hand = sorted(card(k, where + ".hand") for k in seat.get("hand", []))
+        for j, c in enumerate(hand):
             g[rk[S.O_HAND] + s * N + c] = 1
-            g[rk[S.O_HAND_N] + s] += 1
+            g[rk[S.O_HLIST] + s * N + j] = c        # the engine's list of the hand, ascending
+        g[rk[S.O_HAND_N] + s] = len(hand)
         sup = seat.get("supply", rs["tokens_per_player"] - int(tok[:, s].sum()))
         if not isinstance(sup, int) or sup < 0 or sup + tok[:, s].sum() != rs["tokens_per_player"]:
             raise UserError(f"supply + tokens on strikes must be tokens_per_player = {rs['tokens_per_player']}",

@@ -22,13 +22,13 @@ from .schema import design_key, shuffle_id
 (O_HAND, O_HAND_N, O_DECK, O_DISC, O_SDECK, O_SLOT, O_UNDER, O_UNDER_N, O_TOK, O_LOCK, O_LOCK_N,
  O_SUP, O_TAKEN, O_TAKEN_N, O_TFAT, O_SFAT, O_PLAYED, O_DCNT, O_TPLAY, O_ANS, O_OPTS, O_CTX,
  O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TOK2, O_SUP2, O_SFAT2, O_TFAT2, O_OPTS2, O_INPLAY, O_FRAME, O_TMP,
- O_SIZE) = range(25, 59)
+ O_HLIST, O_SIZE) = range(25, 60)
 # ---- rk: offsets of the tables (indexed by card uid / strike uid). T_SSYM is the printed
 # symbol in force (p.symbols), what the bots believe; T_CACT / T_SACT the rows' `active`
 # flags (knockouts, issue 9), which only the rules read.
 # T_CSID / T_SSID: the shuffle address of each card (N + R, Revolutions too) / strike uid.
-(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(59, 70)
-RK_HEADER = 70
+(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(60, 71)
+RK_HEADER = 71
 
 # ---- g: scalars (fixed indices)
 (G_TURN, G_CUR, G_RP, G_RB, G_ENDED, G_REASON, G_DTOP, G_DLEN, G_DISC_N, G_SDTOP, G_SDLEN, G_GAME,
@@ -116,6 +116,9 @@ def pack_rules(rs, players: int) -> np.ndarray:
              (O_DCNT, P), (O_TPLAY, N), (O_ANS, N), (O_OPTS, 2 * K), (O_CTX, CTX),
              (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P), (O_SPOS, P), (O_TOK2, m * P), (O_SUP2, P),
              (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N), (O_FRAME, N),
+             # each seat's hand as a list of uids, ascending (its first O_HAND_N words): the
+             # same cards as the O_HAND flags, for the engine's scans of a hand
+             (O_HLIST, P * N),
              # engine scratch (setup, answer frames: the first 2 (N + R + S) words), then the policies'
              (O_TMP, 2 * (N + R + S) + m + P + 6 * N + 5)]
     at = G_HEADER

@@ -20,7 +20,7 @@ from .jit import kernel
 from .piles import add, complete_slot, discard, factorial, key3, refill, revolution, shuffle, take, unrank
 from .state import (G_ANS_N, G_CUR, G_DISC_N, G_DLEN, G_DTOP, G_ENDED, G_ERR, G_GAME, G_RB, G_REASON,
                     G_RP, G_SDLEN, G_SDTOP, G_TPLAY_N, G_TURN, O_ANS, O_CTX, O_DCNT, O_DECK, O_HAND,
-                    O_FRAME, O_HAND_N, O_INPLAY, O_LOCK, O_LOCK_N, O_OPTS, O_PLAYED, O_SCRIPT, O_SDECK, O_SLOT,
+                    O_FRAME, O_HAND_N, O_HLIST, O_INPLAY, O_LOCK, O_LOCK_N, O_OPTS, O_PLAYED, O_SCRIPT, O_SDECK, O_SLOT,
                     O_SPOS, O_SUP, O_TAKEN_N, O_TFAT, O_TMP, O_TOK, O_TPLAY, R_BONUS, R_BOXED_RESOLVE,
                     R_C, R_DBL_REPEATS, R_DISCARD_PLACE, R_E, R_EXTRA, R_H, R_M, R_MAX_TURNS, R_N,
                     R_OPENING, R_P, R_PEEK, R_REV, R_RM_CANCELS, R_RM_COLOURS, R_S, R_SMALL, R_TOKENS,
@@ -55,14 +55,31 @@ def set_opt(g, rk, n, a, b):
 
 @kernel
 def to_hand(g, rk, x, card):
-    g[rk[O_HAND] + x * rk[R_N] + card] = 1
-    g[rk[O_HAND_N] + x] += 1
+    """`card` into x's hand: its flag, and its place in x's ascending uid list."""
+    N = rk[R_N]
+    g[rk[O_HAND] + x * N + card] = 1
+    n = g[rk[O_HAND_N] + x]
+    hl = rk[O_HLIST] + x * N
+    j = n
+    while j > 0 and g[hl + j - 1] > card:
+        g[hl + j] = g[hl + j - 1]
+        j -= 1
+    g[hl + j] = card
+    g[rk[O_HAND_N] + x] = n + 1
 
 
 @kernel
 def from_hand(g, rk, x, card):
-    g[rk[O_HAND] + x * rk[R_N] + card] = 0
-    g[rk[O_HAND_N] + x] -= 1
+    N = rk[R_N]
+    g[rk[O_HAND] + x * N + card] = 0
+    n = g[rk[O_HAND_N] + x]
+    hl = rk[O_HLIST] + x * N
+    j = 0
+    while g[hl + j] != card:
+        j += 1
+    for k in range(j, n - 1):
+        g[hl + k] = g[hl + k + 1]
+    g[rk[O_HAND_N] + x] = n - 1
 
 
 @kernel
@@ -200,8 +217,10 @@ def answer(g, rk, u, pol, a):
         y = (g[fx + depth] + g[fj + depth]) % P
         g[fj + depth] += 1
         v = -1
-        for c in range(N):
-            if g[rk[O_HAND] + y * N + c] and rk[rk[T_CEFF] + c] == CANCEL:
+        hl = rk[O_HLIST] + y * N
+        for k in range(g[rk[O_HAND_N] + y]):       # the lowest-uid cancel card in y's hand
+            c = g[hl + k]
+            if rk[rk[T_CEFF] + c] == CANCEL:
                 v = c
                 break
         if v < 0:
@@ -294,16 +313,17 @@ def leads_symbol(g, rk, a, sym):
 def action(g, rk, u, pol, a):
     """Contract 4 step 1: play a colour run, or discard a card to place a token."""
     P, m, N = rk[R_P], rk[R_M], rk[R_N]
-    hand = rk[O_HAND] + a * N
+    hl = rk[O_HLIST] + a * N            # a's hand, ascending uids
+    nh = g[rk[O_HAND_N] + a]
     n = 0
-    for c in range(N):
-        if g[hand + c] and rk[rk[T_CCOL] + c] >= 0:
+    for k in range(nh):
+        c = g[hl + k]
+        if rk[rk[T_CCOL] + c] >= 0:
             set_opt(g, rk, n, 0, c)
             n += 1
-    for c in range(N):
-        if g[hand + c]:
-            set_opt(g, rk, n, 1, c)
-            n += 1
+    for k in range(nh):
+        set_opt(g, rk, n, 1, g[hl + k])
+        n += 1
     if n == 0:
         return
     g[rk[O_CTX] + C_ACTOR] = a
@@ -329,8 +349,9 @@ def action(g, rk, u, pol, a):
     while True:
         n = 1
         set_opt(g, rk, 0, -1, -1)
-        for c in range(N):
-            if g[hand + c] and rk[rk[T_CCOL] + c] == colour:
+        for k in range(g[rk[O_HAND_N] + a]):
+            c = g[hl + k]
+            if rk[rk[T_CCOL] + c] == colour:
                 set_opt(g, rk, n, c, -1)
                 n += 1
         if n == 1:
