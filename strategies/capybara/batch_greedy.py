@@ -27,7 +27,7 @@ from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
-from simcore.games.capybara.table import (apply_tokens, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
+from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
                                           targets, to_sim)
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
@@ -224,7 +224,7 @@ def option_e(g, rk, s, now, eff, amount, colour, actor, a, b):
         i = a if eff == PLACE_OTHERS else b
         k = amount * mult(g, rk, a, eff, True)
         for j in range(P):
-            x = actor + j if actor + j < P else actor + j - P     # (actor + j) % P without a division
+            x = seat_after(actor, j, P)
             if eff == PLACE_OTHERS:
                 if j > 0:
                     g[add + x] = min(k, g[rk[O_SUP] + x])
