@@ -5,8 +5,9 @@ import math
 
 import numpy as np
 
-from . import effects, market, piles, pressure
+from . import effects, kernels, market, piles, pressure
 from .arrays import any_cols, bitmask, fill_rows, put_rows, sum_cols
+from .components import KIND_OWN_DECK
 from .state import TRIGGER
 
 
@@ -65,32 +66,18 @@ def draw_due(run, g) -> np.ndarray:
 
 
 def draw_hand(run, g, s):
-    """Draw h cards; when the deck runs out, reshuffle the discards once, then the Power."""
-    st, rs, P = run.st, run.rs, run.P
+    """Draw h cards; when the deck runs out, reshuffle the discards once, then the Power
+    (the draw and the reshuffle: kernels.draw_hands; the Power: here, in seat order)."""
+    st, rs = run.st, run.rs
     if len(g) == 0:
         return
+    fires = np.empty(len(g), bool)
     # the 4th Card counts from the round after it flipped (a Power may flip it now)
-    flipped_before = st.fourth.take(g) & (st.fourth_round.take(g) < run.rnd)
-    h = np.where(flipped_before, rs["hand_size_fourth"], rs["hand_size"])
-    ndf = st.n_deck.reshape(-1)
-    n = ndf.take(g * P + s)
-    enough = n >= h
-    if enough.all():
-        piles.draw_from_deck(run, g, s, h, n)
-        return
-    if enough.any():
-        piles.draw_from_deck(run, g[enough], s, h[enough], n[enough])
-        g, h, n = g[~enough], h[~enough], n[~enough]
-    # the deck runs out: its last cards, then (once) the discards become the new deck,
-    # the missing cards come from it (as many as there are), and the Power fires
-    piles.draw_from_deck(run, g, s, n, n)
-    out = st.n_discard.reshape(-1).take(g * P + s) > 0
-    if out.any():
-        g, h, n = g[out], h[out], n[out]
-        piles.reshuffle_own_deck(run, g, s)
-        new = ndf.take(g * P + s)
-        piles.draw_from_deck(run, g, s, np.minimum(h - n, new), new, start=n)
-        power(run, g, s)
+    kernels.draw_hands(g, s, run.rnd, rs["hand_size"], rs["hand_size_fourth"], st.fourth, st.fourth_round,
+                       st.games, run.seed_u64, KIND_OWN_DECK, run.tb.ident, st.deck, st.n_deck,
+                       st.deck_shuffles, st.discard, st.n_discard, st.hand, st.n_hand, fires)
+    if fires.any():
+        power(run, g[fires], s)
 
 
 def power(run, g, s):

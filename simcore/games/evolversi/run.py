@@ -24,6 +24,7 @@ class Run:
 
     def __init__(self, rs: Ruleset, tb: Tables, st: State, bots, seed: int):
         self.rs, self.tb, self.st, self.seed = rs, tb, st, seed
+        self.seed_u64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)    # the kernels' seed (rng.key's)
         self.P = tb.players
         self.L = rs["track_length"]
         self.fury_mod = rs["fury_max"] + 1
