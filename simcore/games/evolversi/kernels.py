@@ -135,3 +135,128 @@ def refill(b, m, games, seed, kind, ident, market, common, n_common, evo_deck, n
             market[b, i] = evo_deck[b, n - 1]
             evo_deck[b, n - 1] = -1
             n_evo[b] = n - 1
+
+
+# what apply_verbs does per verb: effects.VERB_FAMILY maps each VERB code to one of these
+NOT_PER_TARGET, GAIN_POINTS, LOSE_POINTS, GAIN_TOKENS, LOSE_TOKENS, STEAL, GAIN_FURY, COPY_FURY, LOSE_FURY = range(9)
+
+
+@kernel
+def apply_verbs(g, a, verb, n, F, T, family, L, fury_mod, overflow, fourth_space, rnd,
+                tokens, supply, fury, pos, at_end, fourth, fourth_round):
+    """The point, token and Fury verbs (contract 5.1) of game g[i], actor a[i], on its
+    targets T[i, :] in order (-1: none), as effects.apply did: tokens come from and go to
+    the supply and the actor's reserve one target after another; Fury wraps past fury_max
+    into points; a pawn stays inside 0..L, flags the end check on L and flips the 4th Card."""
+    P = pos.shape[1]
+    for i in range(len(g)):
+        b, x, f, amt = g[i], a[i], family[verb[i]], np.int64(n[i])
+        for j in range(T.shape[1]):
+            t = T[i, j]
+            if t < 0 or f == NOT_PER_TARGET:
+                continue
+            points = 0
+            if f == GAIN_POINTS:
+                points = amt
+            elif f == LOSE_POINTS:
+                points = -amt
+            elif f == GAIN_TOKENS:
+                got = min(amt, np.int64(supply[b]))
+                tokens[b, t] += got
+                supply[b] -= got
+            elif f == LOSE_TOKENS or f == STEAL:
+                lost = min(amt, np.int64(tokens[b, t]))
+                tokens[b, t] -= lost
+                if f == STEAL:
+                    tokens[b, x] += lost
+                else:
+                    supply[b] += lost
+            elif f == LOSE_FURY:
+                fury[b, t] = max(np.int64(fury[b, t]) - amt, 0)
+            else:                                    # GAIN_FURY, COPY_FURY
+                total = np.int64(fury[b, t]) + (np.int64(F[i]) if f == COPY_FURY else amt)
+                fury[b, t] = total % fury_mod
+                points = (total // fury_mod) * overflow
+            if points == 0:
+                continue
+            old = np.int64(pos[b, t])
+            new = min(max(old + points, 0), L)
+            pos[b, t] = new
+            if new >= L:
+                at_end[b] = True
+            if new != old and not fourth[b]:
+                for p in range(P):
+                    if pos[b, p] >= fourth_space:
+                        fourth[b] = True
+                        fourth_round[b] = rnd
+                        break
+
+
+@kernel
+def turn_order(g, strength, totem, above, order, order_pos):
+    """Phase 2 for the games g: seats by Strength (the cards above) descending, ties from
+    the Totem holder clockwise; order[b, k] the k-th seat, order_pos[b, seat] its place."""
+    P, H = above.shape[1], above.shape[2]
+    key = np.empty(P, np.int64)
+    for i in range(len(g)):
+        b = g[i]
+        for p in range(P):
+            s = 0
+            for j in range(H):
+                if above[b, p, j] >= 0:
+                    s += strength[above[b, p, j]]
+            # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
+            key[p] = -s * P + (p - np.int64(totem[b])) % P
+        for k in range(P):
+            best = 0
+            for p in range(1, P):
+                if key[p] < key[best]:
+                    best = p
+            order[b, k] = best
+            order_pos[b, best] = k
+            key[best] = np.iinfo(np.int64).max
+
+
+@kernel
+def take_tokens(g, a, token_table, above, tokens, supply):
+    """Phase 3 step 1: the tokens shown on the actor's cards above, as far as the supply goes."""
+    H = above.shape[2]
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        n = 0
+        for j in range(H):
+            if above[b, x, j] >= 0:
+                n += token_table[above[b, x, j]]
+        got = min(n, np.int64(supply[b]))
+        tokens[b, x] += got
+        supply[b] -= got
+
+
+@kernel
+def reserve(g, a, limit, animal, tokens, supply):
+    """Phase 3 step 4: the actor's tokens above its animal's reserve go back to the supply."""
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        excess = max(np.int64(tokens[b, x]) - limit[animal[b, x]], 0)
+        tokens[b, x] -= excess
+        supply[b] += excess
+
+
+@kernel
+def pay_and_take(g, a, slot, costs, discount, row, market, tokens, supply, deck, n_deck, bought):
+    """Phase 3 step 3 after BUY: pay slot[i]'s cost after the discount into the supply, the
+    card on top of the deck, the market slides right (slot j >= the bought one takes slot
+    j + 1's card, the last is empty), the purchase tallied by card design row."""
+    M = market.shape[1]
+    for i in range(len(g)):
+        b, x, sl = g[i], a[i], slot[i]
+        card = market[b, sl]
+        price = max(np.int64(costs[sl]) - discount[b], 0)
+        tokens[b, x] -= price
+        supply[b] += price
+        deck[b, x, n_deck[b, x]] = card
+        n_deck[b, x] += 1
+        for j in range(sl, M - 1):
+            market[b, j] = market[b, j + 1]
+        market[b, M - 1] = -1
+        bought[b, x, row[card]] += 1

@@ -60,24 +60,8 @@ def buy(run, g, a):
     b = np.flatnonzero(col != NO_PURCHASE)
     if len(b):
         gb, ab, slot = g[b], a[b], col[b] - FIRST_SLOT
-        gib = gi[b]
-        rows = market.take(b, axis=0)                                # (Gb, M)
-        card = rows[np.arange(len(b)), slot]
-        price = np.maximum(run.costs[slot] - discount[b], 0)
-        tf[gib] = tf.take(gib) - price
-        st.supply[gb] += price
-        ndf = st.n_deck.reshape(-1)
-        top = ndf.take(gib)
-        st.deck.reshape(-1)[gib * st.deck.shape[2] + top] = card
-        ndf[gib] = top + 1
-        # slide right: slot j >= the bought slot takes slot j + 1's card, the last is empty
-        ext = np.full((len(b), M + 1), -1, np.int16)
-        ext[:, :M] = rows
-        src = (np.arange(len(b)) * (M + 1))[:, None] + run._slide.take(slot, axis=0)
-        put_rows(st.market, gb, ext.reshape(-1).take(src))
-        bf = st.bought.reshape(-1)
-        bi = gib * st.bought.shape[2] + tb.row[card]
-        bf[bi] = bf.take(bi) + 1
+        kernels.pay_and_take(gb, ab, slot, run.costs, st.discount, tb.row, st.market, st.tokens, st.supply,
+                             st.deck, st.n_deck, st.bought)
         effects.reactions(run, gb, ab, TRIGGER["other_buy"], np.zeros(len(gb), np.int16))
         run.end_check(gb)
         keep = st.alive.take(g)

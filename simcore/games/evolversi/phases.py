@@ -123,24 +123,9 @@ def place(run, g, s):
 
 
 def turn_order(run, g):
-    """Phase 2: Strength descending, ties from the Totem holder clockwise."""
-    st, P = run.st, run.P
-    G = len(g)
-    strength = sum_cols(run.tb.strength[st.above.take(g, axis=0)])        # (G, P)
-    totem = st.totem.take(g).astype(np.int64)
-    # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
-    key = -strength * P + (np.arange(P) - totem[:, None]) % P
-    col = [key[:, p].copy() for p in range(P)]
-    for r in range(P):                       # odd-even transposition sort, unrolled
-        for i in range(r % 2, P - 1, 2):
-            lo = np.minimum(col[i], col[i + 1])
-            np.maximum(col[i], col[i + 1], out=col[i + 1])
-            col[i] = lo
-    order = np.empty((G, P), np.int8)
-    for p in range(P):
-        order[:, p] = (col[p] % P + totem) % P
-    put_rows(st.order, g, order)
-    st.order_pos.reshape(-1)[(g * P)[:, None] + order] = np.arange(P, dtype=np.int8)
+    """Phase 2: Strength descending, ties from the Totem holder clockwise (kernels.turn_order)."""
+    st = run.st
+    kernels.turn_order(g, run.tb.strength, st.totem, st.above, st.order, st.order_pos)
     run.order_known = True
 
 
@@ -162,8 +147,8 @@ def take_turn(run, g, k):
 
 def take_tokens(run, g, a):
     """Step 1: the tokens shown on the cards above, as far as the supply goes."""
-    st, tb, H = run.st, run.tb, run.H
-    effects.gain_tokens(run, g, a, sum_cols(tb.tokens[st.above.reshape(-1, H).take(g * run.P + a, axis=0)]))
+    st = run.st
+    kernels.take_tokens(g, a, run.tb.tokens, st.above, st.tokens, st.supply)
 
 
 def reveal(run, g, a):
@@ -190,14 +175,8 @@ def reveal(run, g, a):
 
 def reserve(run, g, a):
     """Step 4: the tokens above the animal's reserve go back to the supply."""
-    st, tb = run.st, run.tb
-    gi = g * run.P + a
-    limit = tb.reserve[st.animal.reshape(-1).take(gi)]
-    tf = st.tokens.reshape(-1)
-    tokens = tf.take(gi)
-    excess = np.maximum(tokens - limit, 0)
-    tf[gi] = tokens - excess
-    st.supply[g] += excess
+    st = run.st
+    kernels.reserve(g, a, run.tb.reserve, st.animal, st.tokens, st.supply)
 
 
 def own_effects(run, g, a, cards):
