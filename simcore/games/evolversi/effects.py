@@ -31,6 +31,8 @@ for _name, _family in (("gain_points", kernels.GAIN_POINTS), ("lose_points", ker
                        ("steal_tokens", kernels.STEAL), ("gain_fury", kernels.GAIN_FURY),
                        ("copy_fury", kernels.COPY_FURY), ("lose_fury", kernels.LOSE_FURY)):
     VERB_FAMILY[VERB[_name]] = _family
+_TARGET_CODES = np.array([TARGET[t] for t in ("self", "other", "all", "all_others", "before", "after",
+                                            "self_and_other")], np.int64)   # kernels.fill_targets' order
 _WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
 
 
@@ -212,43 +214,21 @@ def actor_only_verbs(run, g, a, verb, amount, on=None):
 
 def targets(run, g, a, verb, target) -> np.ndarray:
     """(G, P) (or (G, 2) if no effect has more targets) seats the verb applies to,
-    in order, -1 padded (section 5.1)."""
+    in order, -1 padded (section 5.1): the TARGET decisions, then kernels.fill_targets."""
     st, P = run.st, run.P
     G = len(g)
     counts = np.bincount(target, minlength=len(TARGET))
     wide = counts[_WIDE_TARGETS].sum() > 0
-    T = np.full((G, P if wide else 2), -1, np.int64)
+    T = np.empty((G, P if wide else 2), np.int64)
     if counts[TARGET["self"]] == G:
         T[:, 0] = a
+        T[:, 1:] = -1
         return T
-    is_self = target == TARGET["self"]
-    T[:, 0] = np.where(is_self, a, -1)
+    other = np.zeros(G, np.int64)
     if counts[TARGET["other"]] or counts[TARGET["self_and_other"]]:
         c = np.flatnonzero((target == TARGET["other"]) | (target == TARGET["self_and_other"]))
-        other = choose_target(run, g[c], a[c], verb[c])
-        pair = target[c] == TARGET["self_and_other"]
-        T[c, 0] = np.where(pair, a[c], other)
-        T[c[pair], 1] = other[pair]
-    for name, start, count in (("all", 0, P), ("all_others", 1, P - 1)):
-        if counts[TARGET[name]]:
-            sel = np.flatnonzero(target == TARGET[name])
-            asel = a[sel]
-            for j in range(count):
-                T[sel, j] = (asel + start + j) % P
-    for name in ("before", "after"):
-        if counts[TARGET[name]]:
-            sel = np.flatnonzero(target == TARGET[name])
-            gsel = g[sel]
-            where = st.order_pos.reshape(-1).take(gsel * P + a[sel]).astype(np.int64)
-            order = st.order.take(gsel, axis=0)
-            for j in range(P):
-                if name == "before":
-                    ok = j < where
-                    src = np.full(len(sel), j)
-                else:
-                    src = where + 1 + j
-                    ok = src < P
-                T[sel[ok], j] = order[ok, src[ok]]
+        other[c] = choose_target(run, g[c], a[c], verb[c])
+    kernels.fill_targets(g, np.asarray(a, np.int64), target, other, _TARGET_CODES, st.order, st.order_pos, T)
     return T
 
 

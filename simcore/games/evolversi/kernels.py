@@ -260,3 +260,36 @@ def pay_and_take(g, a, slot, costs, discount, row, market, tokens, supply, deck,
             market[b, j] = market[b, j + 1]
         market[b, M - 1] = -1
         bought[b, x, row[card]] += 1
+
+
+@kernel
+def fill_targets(g, a, target, other, codes, order, order_pos, T):
+    """Section 5.1's targets of each game's effect, in order, into T (G, K), -1 padded:
+    `codes` the TARGET codes (self, other, all, all_others, before, after, self_and_other),
+    `other` the seat a TARGET decision chose (for other and self_and_other)."""
+    P = order.shape[1]
+    SELF, OTHER, ALL, ALL_OTHERS, BEFORE, AFTER, PAIR = codes[0], codes[1], codes[2], codes[3], codes[4], codes[5], codes[6]
+    for i in range(len(g)):
+        b, x, t = g[i], a[i], target[i]
+        for j in range(T.shape[1]):
+            T[i, j] = -1
+        if t == SELF:
+            T[i, 0] = x
+        elif t == OTHER:
+            T[i, 0] = other[i]
+        elif t == PAIR:
+            T[i, 0] = x
+            T[i, 1] = other[i]
+        elif t == ALL:
+            for j in range(P):
+                T[i, j] = (x + j) % P
+        elif t == ALL_OTHERS:
+            for j in range(P - 1):
+                T[i, j] = (x + 1 + j) % P
+        elif t == BEFORE:                     # this round's turn order
+            for j in range(order_pos[b, x]):
+                T[i, j] = order[b, j]
+        elif t == AFTER:
+            w = np.int64(order_pos[b, x])
+            for j in range(P - 1 - w):
+                T[i, j] = order[b, w + 1 + j]

@@ -127,9 +127,9 @@ class Run:
         G = len(g)
         if G == 0:
             return np.zeros(0, np.int64)
-        seat = np.broadcast_to(np.asarray(seat, np.int64), (G,))
+        seat = _per_game(seat, G)
         if valid is None:
-            n = np.broadcast_to(np.asarray(n, np.int64), (G,))
+            n = _per_game(n, G)
         seat_key = d = None
         if self.count_decisions:
             gi = g * self.P + seat
@@ -146,3 +146,10 @@ class Run:
             sel = np.flatnonzero(who == i)
             choice[sel] = self.policies[i].choose(q.subset(sel))
         return choice
+
+
+def _per_game(x, G: int) -> np.ndarray:
+    """(G,) int64 from one value or G values (np.broadcast_to costs more than the rest of
+    a small batch's decision)."""
+    x = np.asarray(x, np.int64)
+    return np.full(G, x) if x.ndim == 0 else x
