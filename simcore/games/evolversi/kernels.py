@@ -2,9 +2,9 @@
 
 numpy spends most of these steps on per-call overhead and temporaries (each game has a
 different deck length, and only some reshuffle), so they are one loop over the games
-each, compiled with numba (jit.py). They do exactly what the numpy code they replace did
-(piles.shuffled / reshuffle, piles.draw_from_deck, market.new_market / refill_market):
-the same cards in the same places, the same shuffle keys (simcore/rng_jit.py).
+each, compiled with numba (jit.py). They do exactly what the numpy code they replaced
+did (2026-12-02; piles.shuffled is still the Event deck's and setup's shuffle): the same
+cards in the same places, the same shuffle keys (simcore/rng_jit.py).
 
 Piles are stacks: the top (next drawn) is the last filled entry. A shuffle orders the
 pile's cards by key(seed, game, CHANCE, kind, *address, ident[uid]) ascending, the first
@@ -293,3 +293,49 @@ def fill_targets(g, a, target, other, codes, order, order_pos, T):
             w = np.int64(order_pos[b, x])
             for j in range(P - 1 - w):
                 T[i, j] = order[b, w + 1 + j]
+
+
+@kernel
+def reveal_below(g, a, fury_table, below, revealed, F):
+    """Phase 3 step 2: the actor's cards below are revealed; F[i] their Fury symbols."""
+    H = below.shape[2]
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        revealed[b, x] = True
+        f = 0
+        for j in range(H):
+            if below[b, x, j] >= 0:
+                f += fury_table[below[b, x, j]]
+        F[i] = f
+
+
+@kernel
+def effect_cards(g, a, own_fx, below, E, n_fx):
+    """Step 2b's cards: the actor's cards below with an own-turn effect, in placement
+    order, into E (G, H), -1 padded; n_fx[i] how many."""
+    H = below.shape[2]
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        k = 0
+        for j in range(H):
+            c = below[b, x, j]
+            if c >= 0 and own_fx[c]:
+                E[i, k] = c
+                k += 1
+        n_fx[i] = k
+        for j in range(k, H):
+            E[i, j] = -1
+
+
+@kernel
+def pressure_here(g, a, pos, p_space, p_token, p_revealed, slot):
+    """Step 5: slot[i] the face-down token on the space of the actor's pawn (the first such
+    slot), -1 if none."""
+    S = p_space.shape[1]
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        slot[i] = -1
+        for k in range(S):
+            if p_space[b, k] == pos[b, x] and p_token[b, k] >= 0 and not p_revealed[b, k]:
+                slot[i] = k
+                break

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from . import effects, kernels, market, piles, pressure
-from .arrays import any_cols, bitmask, fill_rows, put_rows, sum_cols
+from .arrays import any_cols, fill_rows, put_rows
 from .components import KIND_OWN_DECK
 from .state import TRIGGER
 
@@ -154,11 +154,9 @@ def take_tokens(run, g, a):
 def reveal(run, g, a):
     """Step 2: reveal the cards below: the Fury symbols (then reactions), then the effects.
     Returns the games still running and their actors."""
-    st, tb, H = run.st, run.tb, run.H
-    gi = g * run.P + a
-    st.revealed.reshape(-1)[gi] = True
-    below = st.below.reshape(-1, H).take(gi, axis=0)
-    F = sum_cols(tb.fury[below])
+    st, tb = run.st, run.tb
+    F = np.empty(len(g), np.int64)
+    kernels.reveal_below(g, a, tb.fury, st.below, st.revealed, F)
     f = np.flatnonzero(F > 0)
     if len(f):
         gf, af, Ff = g[f], a[f], F[f]
@@ -168,9 +166,8 @@ def reveal(run, g, a):
         effects.reactions(run, gf[live], af[live], TRIGGER["other_fury"], Ff[live])
         keep = st.alive.take(g)
         if not keep.all():
-            g, a, below = g[keep], a[keep], below[keep]
-    # reactions only touch other seats' cards, but read the cards again if any can run
-    return own_effects(run, g, a, None if tb.has_reactions else below)
+            g, a = g[keep], a[keep]
+    return own_effects(run, g, a)
 
 
 def reserve(run, g, a):
@@ -179,22 +176,17 @@ def reserve(run, g, a):
     kernels.reserve(g, a, run.tb.reserve, st.animal, st.tokens, st.supply)
 
 
-def own_effects(run, g, a, cards):
-    """Step 2b: the own-turn effects below (`cards`, (G, H) placement order), in the
-    ORDER chosen (section 5.2)."""
+def own_effects(run, g, a):
+    """Step 2b: the own-turn effects below (placement order), in the ORDER chosen
+    (section 5.2)."""
     st, tb, H = run.st, run.tb, run.H
     G = len(g)
     if G == 0:
         return g, a
-    if cards is None:
-        cards = st.below.reshape(-1, H).take(g * run.P + a, axis=0)
-    fx = tb.own_fx[cards]
-    n_fx = sum_cols(fx)
-    # the effect cards first, in placement order, then -1
-    code = bitmask(fx)
-    ext = np.full((G, H + 1), -1, np.int16)
-    ext[:, :H] = cards
-    E = ext.reshape(-1).take((np.arange(G) * (H + 1))[:, None] + run._effects_first.take(code, axis=0))
+    # the effect cards first, in placement order, then -1 (read after the reactions)
+    E = np.empty((G, H), np.int16)
+    n_fx = np.empty(G, np.int64)
+    kernels.effect_cards(g, a, tb.own_fx, st.below, E, n_fx)
     several = np.flatnonzero(n_fx >= 2)
     if len(several):
         gs, as_, ns = g[several], a[several], n_fx[several]

@@ -1,11 +1,12 @@
-"""Decks and discard piles of the batch engine: shuffles (contract section 2), draws, discards."""
+"""Decks and discard piles of the batch engine: the Event deck's shuffle (contract section 2), discards
+(the own and Evolution decks' draws and reshuffles: kernels.py)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ... import rng
 from .arrays import stable_argsort_rows
-from .components import KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
+from .components import KIND_EVENTS
 
 
 _MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -43,19 +44,6 @@ def reshuffle(run, g, row, pile, n_pile, stack, n_stack, shuffles, idents, kind,
     nf[row] = 0
 
 
-def reshuffle_own_deck(run, g, s):
-    """Section 4 phase 1: the seat's discard pile becomes its new deck (KIND 6)."""
-    st = run.st
-    reshuffle(run, g, g * run.P + s, st.discard, st.n_discard, st.deck, st.n_deck,
-                    st.deck_shuffles, run.tb.ident, KIND_OWN_DECK, s)
-
-
-def reshuffle_evolution(run, g):
-    st = run.st
-    reshuffle(run, g, g, st.common, st.n_common, st.evo_deck, st.n_evo, st.evo_shuffles,
-                    run.tb.ident, KIND_EVOLUTION)
-
-
 def reshuffle_events(run, g):
     st = run.st
     reshuffle(run, g, g, st.event_discard, st.n_event_discard, st.event_deck, st.n_event,
@@ -76,26 +64,3 @@ def to_common(run, g, cards):
     k = st.n_common.take(g)
     st.common.reshape(-1)[g * st.common.shape[1] + k] = cards
     st.n_common[g] = k + 1
-
-
-def draw_from_deck(run, g, s, h, n, start=0):
-    """h cards (per game) off the top of the deck (n cards) into the hand, from hand
-    position `start` on."""
-    st, P, H, C = run.st, run.P, run.H, run.st.deck.shape[2]
-    if len(g) == 0:
-        return
-    gi = g * P + s
-    start = np.broadcast_to(np.asarray(start, np.int64), gi.shape)
-    deckf, handf = st.deck.reshape(-1), st.hand.reshape(-1)
-    h_lo, h_hi = int(h.min()), int(h.max())
-    for j in range(h_hi):
-        if j < h_lo:
-            rows, top, at = gi, n - 1 - j, start + j
-        else:
-            sel = j < h
-            rows, top, at = gi[sel], n[sel] - 1 - j, start[sel] + j
-        idx = rows * C + top
-        handf[rows * H + at] = deckf.take(idx)
-        deckf[idx] = -1
-    st.n_deck.reshape(-1)[gi] = n - h
-    st.n_hand.reshape(-1)[gi] = start + h

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import effects, piles
+from . import effects, kernels, piles
 from .arrays import any_cols
 from .state import PKIND
 
@@ -134,11 +134,10 @@ def pressure_step(run, g, a):
     if not near.any():
         return
     gn, an = g[near], a[near]
-    pos = st.pos.reshape(-1).take(gn * P + an)
-    here = ((st.p_space.take(gn, axis=0) == pos[:, None]) & (st.p_token.take(gn, axis=0) >= 0)
-            & ~st.p_revealed.take(gn, axis=0))
-    hit = any_cols(here)
+    slot = np.empty(len(gn), np.int64)
+    kernels.pressure_here(gn, an, st.pos, st.p_space, st.p_token, st.p_revealed, slot)
+    hit = slot >= 0
     if hit.any():
         gh, ah = gn[hit], an[hit]
-        activate_pressure(run, gh, ah, here[hit].argmax(axis=1))
+        activate_pressure(run, gh, ah, slot[hit])
         run.end_check(gh)

@@ -14,7 +14,7 @@ import numpy as np
 from ... import rng
 from ...ruleset import Ruleset
 from . import phases
-from .arrays import any_cols, effects_first, put_rows
+from .arrays import any_cols, put_rows
 from .decisions import BatchDecision
 from .state import END_TRACK, State, Tables
 
@@ -46,11 +46,7 @@ class Run:
         self.pairs = np.array([(i, j) for i in range(self.M) for j in range(i + 1, self.M)],
                               np.int64).reshape(-1, 2)
         self._place_cols = [phases.place_columns(o, self.H) for o in tb.place_options]
-        self._effects_first = effects_first(self.H)
         self._others = (np.arange(self.P)[:, None] + 1 + np.arange(self.P - 1)) % self.P   # (P, P-1)
-        self._popcount = (self._effects_first < self.H).sum(axis=1)   # (2**H,) bits set
-        j = np.arange(self.M)
-        self._slide = j + (j >= j[:, None])      # (M, M) after buying slot i: slot j takes slot _slide[i, j]
         self._bot_keys = None          # (round, games array, (B*P,) uint64 BOT-stream prefixes)
         self.check_layout()
         self._pressure_spaces = None   # (p_space array, (track spaces + 1,) bool: a token space in some game)
