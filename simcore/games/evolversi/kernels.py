@@ -339,3 +339,27 @@ def pressure_here(g, a, pos, p_space, p_token, p_revealed, slot):
             if p_space[b, k] == pos[b, x] and p_token[b, k] >= 0 and not p_revealed[b, k]:
                 slot[i] = k
                 break
+
+
+@kernel
+def place_hand(g, s, pick, options, hand, n_hand, above, below):
+    """Phase 1 after PLACE: the hand positions of option pick[i] (options (n_opt, h) bool:
+    position above?) go above, the others below, each in hand order; the hand empties."""
+    H, h = hand.shape[2], options.shape[1]
+    for i in range(len(g)):
+        b, x = g[i], s[i]
+        ka = kb = 0
+        for j in range(h):
+            if options[pick[i], j]:
+                above[b, x, ka] = hand[b, x, j]
+                ka += 1
+            else:
+                below[b, x, kb] = hand[b, x, j]
+                kb += 1
+        for j in range(ka, H):
+            above[b, x, j] = -1
+        for j in range(kb, H):
+            below[b, x, j] = -1
+        for j in range(H):
+            hand[b, x, j] = -1
+        n_hand[b, x] = 0

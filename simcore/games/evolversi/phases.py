@@ -6,23 +6,9 @@ import math
 import numpy as np
 
 from . import effects, kernels, market, piles, pressure
-from .arrays import any_cols, fill_rows, put_rows
+from .arrays import any_cols
 from .components import KIND_OWN_DECK
 from .state import TRIGGER
-
-
-def place_columns(options: np.ndarray, H: int):
-    """Per PLACE option: the hand positions above and below, in hand order, padded with h
-    (the column of the empty card after the hand)."""
-    n_opt, h = options.shape
-    above = np.full((max(n_opt, 1), H), h, np.int64)
-    below = np.full((max(n_opt, 1), H), h, np.int64)
-    for o in range(n_opt):
-        up = np.flatnonzero(options[o])
-        down = np.flatnonzero(~options[o])
-        above[o, :len(up)] = up
-        below[o, :len(down)] = down
-    return above, below
 
 
 def play_cards(run, g, fresh=False):
@@ -96,7 +82,9 @@ def place(run, g, s):
     st, tb, P, H = run.st, run.tb, run.P, run.H
     if len(g) == 0:
         return
-    s = np.broadcast_to(np.asarray(s, np.int64), g.shape)
+    s = np.asarray(s, np.int64)
+    if s.ndim == 0:
+        s = np.full(len(g), s)
     gi = g * P + s
     n_hand = st.n_hand.reshape(-1).take(gi)
     lo, hi = int(n_hand.min()), int(n_hand.max())
@@ -106,20 +94,11 @@ def place(run, g, s):
         else:
             sel = n_hand == h
             gh, gih, seat = g[sel], gi[sel], s[sel]
-        G = len(gh)
         options = tb.place_options[h]
-        ext = np.full((G, h + 1), -1, np.int16)          # the hand, then an empty card
-        ext[:, :h] = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
-        hand = ext[:, :h]
+        hand = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
         pick = run.decide("PLACE", gh, seat, n=len(options), info={"hand": hand},
                            shared={"options": options})
-        above_cols, below_cols = run._place_cols[h]
-        base = (np.arange(G) * (h + 1))[:, None]
-        flat = ext.reshape(-1)
-        for target, cols in ((st.above, above_cols), (st.below, below_cols)):
-            put_rows(target.reshape(-1, H), gih, flat.take(base + cols.take(pick, axis=0)))
-        fill_rows(st.hand.reshape(-1, H), gih, -1)
-        st.n_hand.reshape(-1)[gih] = 0
+        kernels.place_hand(gh, seat, pick, options, st.hand, st.n_hand, st.above, st.below)
 
 
 def turn_order(run, g):

@@ -13,7 +13,6 @@ import numpy as np
 
 from ... import rng
 from ...ruleset import Ruleset
-from . import phases
 from .arrays import any_cols, put_rows
 from .decisions import BatchDecision
 from .state import END_TRACK, State, Tables
@@ -45,7 +44,6 @@ class Run:
         self.order_known = False       # phase 2 of this round has run
         self.pairs = np.array([(i, j) for i in range(self.M) for j in range(i + 1, self.M)],
                               np.int64).reshape(-1, 2)
-        self._place_cols = [phases.place_columns(o, self.H) for o in tb.place_options]
         self._others = (np.arange(self.P)[:, None] + 1 + np.arange(self.P - 1)) % self.P   # (P, P-1)
         self._bot_keys = None          # (round, games array, (B*P,) uint64 BOT-stream prefixes)
         self.check_layout()
