@@ -12,7 +12,7 @@ from pathlib import Path
 from ...jit import GameBuild, python_files
 
 BUILD = GameBuild("evolversi", python_files(Path(__file__).resolve().parent),
-                  "evolversi: compiling the batch engine's kernels (once per source version, about 10 s of CPU)")
+                  "evolversi: compiling the batch engine's kernels (once per source version, about 6 s of CPU)")
 CACHE_DIR = BUILD.folder
 kernel = BUILD.kernel
 
