@@ -31,6 +31,8 @@ for _name, _family in (("gain_points", kernels.GAIN_POINTS), ("lose_points", ker
                        ("steal_tokens", kernels.STEAL), ("gain_fury", kernels.GAIN_FURY),
                        ("copy_fury", kernels.COPY_FURY), ("lose_fury", kernels.LOSE_FURY)):
     VERB_FAMILY[VERB[_name]] = _family
+_COND_CODES = np.array([COND[c] for c in ("always", "has_totem", "no_totem", "first", "last")],
+                       np.int64)   # kernels.conditions' order
 _TARGET_CODES = np.array([TARGET[t] for t in ("self", "other", "all", "all_others", "before", "after",
                                             "self_and_other")], np.int64)   # kernels.fill_targets' order
 _WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
@@ -71,17 +73,10 @@ def gain_fury(run, g, t, n):
 
 
 def condition_holds(run, g, a, cond) -> np.ndarray:
+    """(G,) bool: the condition of each game's effect holds for its actor (kernels.conditions)."""
+    holds = np.empty(len(g), bool)
     st = run.st
-    holds = np.ones(len(g), bool)
-    if (cond == COND["always"]).all():
-        return holds
-    totem_here = st.totem.take(g) == a
-    of = st.order.reshape(-1)
-    first = run.order_known & (of.take(g * run.P) == a)
-    last = run.order_known & (of.take(g * run.P + run.P - 1) == a)
-    for code, value in ((COND["has_totem"], totem_here), (COND["no_totem"], ~totem_here),
-                        (COND["first"], first), (COND["last"], last)):
-        holds &= (cond != code) | value
+    kernels.conditions(g, np.asarray(a, np.int64), cond, _COND_CODES, int(run.order_known), st.totem, st.order, holds)
     return holds
 
 

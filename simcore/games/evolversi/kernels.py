@@ -363,3 +363,50 @@ def place_hand(g, s, pick, options, hand, n_hand, above, below):
         for j in range(H):
             hand[b, x, j] = -1
         n_hand[b, x] = 0
+
+
+@kernel
+def conditions(g, a, cond, codes, order_known, totem, order, holds):
+    """Section 5.1's conditions: holds[i] for game g[i], actor a[i], condition cond[i];
+    `codes` the COND codes (always, has_totem, no_totem, first, last); first / last need
+    this round's turn order (order_known)."""
+    P = order.shape[1]
+    ALWAYS, HAS_TOTEM, NO_TOTEM, FIRST, LAST = codes[0], codes[1], codes[2], codes[3], codes[4]
+    for i in range(len(g)):
+        b, x, c = g[i], a[i], cond[i]
+        if c == ALWAYS:
+            holds[i] = True
+        elif c == HAS_TOTEM:
+            holds[i] = totem[b] == x
+        elif c == NO_TOTEM:
+            holds[i] = totem[b] != x
+        elif c == FIRST:
+            holds[i] = order_known != 0 and order[b, 0] == x
+        elif c == LAST:
+            holds[i] = order_known != 0 and order[b, P - 1] == x
+        else:
+            holds[i] = True
+
+
+@kernel
+def discard_symbol(g, a, card, discard_sym, to_common, below, common, n_common, discard, n_discard):
+    """Section 5.2: an activated card with the discard symbol leaves the actor's board at
+    once, to the common discards (to_common) or to the actor's own discard pile."""
+    H = below.shape[2]
+    for i in range(len(g)):
+        c = card[i]
+        if not discard_sym[c]:
+            continue
+        b, x = g[i], a[i]
+        slot = 0                                   # its place below (the first with it)
+        for j in range(H):
+            if below[b, x, j] == c:
+                slot = j
+                break
+        below[b, x, slot] = -1
+        if to_common:
+            common[b, n_common[b]] = c
+            n_common[b] += 1
+        else:
+            discard[b, x, n_discard[b, x]] = c
+            n_discard[b, x] += 1

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from . import effects, kernels, market, piles, pressure
+from . import effects, kernels, market, pressure
 from .arrays import any_cols
 from .components import KIND_OWN_DECK
 from .state import TRIGGER
@@ -207,17 +207,8 @@ def optional(run, g, a, card):
 
 
 def discard_symbol(run, g, a, card):
-    """An activated card with the discard symbol leaves the board at once."""
-    st, H = run.st, run.H
-    d = run.tb.discard_sym[card]
-    if not d.any():
-        return
-    if not d.all():
-        g, a, card = g[d], a[d], card[d]
-    gi = g * run.P + a
-    slot = (st.below.reshape(-1, H).take(gi, axis=0) == card[:, None]).argmax(axis=1)
-    st.below.reshape(-1)[gi * H + slot] = -1
-    if run.rs["discard_symbol_to"] == "common":
-        piles.to_common(run, g, card)
-    else:
-        piles.to_own_discard(run, g, a, card)
+    """An activated card with the discard symbol leaves the board at once (kernels.discard_symbol)."""
+    st = run.st
+    kernels.discard_symbol(g, np.asarray(a, np.int64), card, run.tb.discard_sym,
+                           int(run.rs["discard_symbol_to"] == "common"), st.below, st.common, st.n_common,
+                           st.discard, st.n_discard)

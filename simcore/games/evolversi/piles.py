@@ -57,10 +57,3 @@ def to_own_discard(run, g, s, cards):
     k = nf.take(gi)
     st.discard.reshape(-1)[gi * st.discard.shape[2] + k] = cards
     nf[gi] = k + 1
-
-
-def to_common(run, g, cards):
-    st = run.st
-    k = st.n_common.take(g)
-    st.common.reshape(-1)[g * st.common.shape[1] + k] = cards
-    st.n_common[g] = k + 1
