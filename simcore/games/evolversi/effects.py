@@ -109,43 +109,18 @@ def resolve_effect(run, g, a, verb, amount, target, F, event=False, on=None) -> 
         else:
             amount, F = knocked_out(amount, F, on)
     per_target = _PER_TARGET_VERB[verb]
-    first = rest = None
-    if not event:
-        # the common case first: a point, token or Fury verb on the actor alone
-        on_self = per_target & (target == TARGET["self"])
-        if on_self.all():
-            apply(run, g, a, verb, amount, F, a)
-            return a
-        if on_self.any():
-            i = np.flatnonzero(on_self)
-            apply(run, g[i], a[i], verb[i], amount[i], F[i], a[i])
-            first = np.full(len(g), -1, np.int64)
-            first[i] = a[i]
-            rest = np.flatnonzero(~on_self)
-            g, a, verb, amount, target, F, per_target = (
-                g[rest], a[rest], verb[rest], amount[rest], target[rest], F[rest], per_target[rest])
-            on = None if on is None else on[rest]
+    if not event and per_target.all() and (target == TARGET["self"]).all():
+        apply(run, g, a, verb, amount, F, a)      # the common case: on the actor alone
+        return a
     T = targets(run, g, a, verb, target)
     if event:
         T = pressure.ignore_event(run, g, verb, T)
-    one_target = T.shape[1] == 1 or not (T[:, 1:] >= 0).any()
-    if one_target:
-        sel = per_target & (T[:, 0] >= 0)
-        if sel.all():
-            apply(run, g, a, verb, amount, F, T[:, 0])
-        elif sel.any():
-            i = np.flatnonzero(sel)
-            apply(run, g[i], a[i], verb[i], amount[i], F[i], T[i, 0])
-    else:
-        # one target after another (the token verbs share the supply and the actor's reserve)
-        apply_targets(run, g, a, verb, amount, F, T)
+    # the per-target verbs, one target after another (the kernel skips the other verbs)
+    apply_targets(run, g, a, verb, amount, F, T)
     if not per_target.all():
         i = np.flatnonzero(~per_target)
         actor_only_verbs(run, g[i], a[i], verb[i], amount[i], None if on is None else on[i])
-    if first is None:
-        return T[:, 0]
-    first[rest] = T[:, 0]
-    return first
+    return T[:, 0]
 
 
 def take_more(run, g, a, card, t):
