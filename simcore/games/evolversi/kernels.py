@@ -3,8 +3,8 @@
 numpy spends most of these steps on per-call overhead and temporaries (each game has a
 different deck length, and only some reshuffle), so they are one loop over the games
 each, compiled with numba (jit.py). They do exactly what the numpy code they replaced
-did (2026-12-02; piles.shuffled is still the Event deck's and setup's shuffle): the same
-cards in the same places, the same shuffle keys (simcore/rng_jit.py).
+did (until 2026-12-02): the same cards in the same places, the same shuffle keys
+(simcore/rng_jit.py).
 
 Piles are stacks: the top (next drawn) is the last filled entry. A shuffle orders the
 pile's cards by key(seed, game, CHANCE, kind, *address, ident[uid]) ascending, the first
@@ -23,7 +23,7 @@ from .jit import kernel
 def shuffle_into(pile, n, stack, prefix, ident, keys):
     """The first n uids of `pile` (1-D) shuffled onto `stack` (1-D, top last) by the keys
     add(prefix, ident[uid]); ties keep pile order among the ~keys, as the stable argsort
-    of piles.shuffled. `keys`: uint64 scratch of at least n entries. The pile is emptied."""
+    of the numpy engine's shuffle. `keys`: uint64 scratch of at least n entries. The pile is emptied."""
     for j in range(n):
         k = ~add(prefix, ident[pile[j]])
         c = pile[j]
@@ -410,3 +410,59 @@ def discard_symbol(g, a, card, discard_sym, to_common, below, common, n_common, 
         else:
             discard[b, x, n_discard[b, x]] = c
             n_discard[b, x] += 1
+
+
+@kernel
+def swap_above_options(g, a, above, own, theirs, valid):
+    """SWAP_ABOVE's options (contract section 6) of each game: column (q * (P - 1) + k) * H
+    + r is own card above q with the k-th other seat's (clockwise from a + 1) card above r;
+    own / theirs (G, K) the two uids, valid (G, K) both there."""
+    P, H = above.shape[1], above.shape[2]
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        col = 0
+        for q in range(H):
+            for k in range(P - 1):
+                o = (x + 1 + k) % P
+                for r in range(H):
+                    own[i, col] = above[b, x, q]
+                    theirs[i, col] = above[b, o, r]
+                    valid[i, col] = above[b, x, q] >= 0 and above[b, o, r] >= 0
+                    col += 1
+
+
+@kernel
+def swap_above(g, a, col, above):
+    """The two cards of SWAP_ABOVE's column col[i] change boards."""
+    P, H = above.shape[1], above.shape[2]
+    for i in range(len(g)):
+        b, x = g[i], a[i]
+        q, k, r = col[i] // ((P - 1) * H), (col[i] // H) % (P - 1), col[i] % H
+        o = (x + 1 + k) % P
+        mine = above[b, x, q]
+        above[b, x, q] = above[b, o, r]
+        above[b, o, r] = mine
+
+
+@kernel
+def draw_event(g, games, seed, kind, ident, event_deck, n_event, event_discard, n_event_discard,
+               event_shuffles, ev):
+    """ev[i] the top Event of game g[i], off its deck (-1: none); an empty deck is first
+    the Event discards shuffled (Event shuffle n + 1), if there are any."""
+    keys = np.empty(event_deck.shape[1], np.uint64)
+    for i in range(len(g)):
+        b = g[i]
+        if n_event[b] == 0 and n_event_discard[b] > 0:
+            no = np.int64(event_shuffles[b]) + 1
+            nd = np.int64(n_event_discard[b])
+            prefix = add(add(key3(seed, games[b], CHANCE), kind), no)
+            shuffle_into(event_discard[b], nd, event_deck[b], prefix, ident, keys)
+            n_event[b] = nd
+            n_event_discard[b] = 0
+            event_shuffles[b] = no
+        n = n_event[b]
+        ev[i] = -1
+        if n > 0:
+            ev[i] = event_deck[b, n - 1]
+            event_deck[b, n - 1] = -1
+            n_event[b] = n - 1
