@@ -78,7 +78,13 @@ class EvolversiGame(SearchFace):
         return _common(out)
 
     def warmup(self, rs, bots) -> None:
-        """The numpy batch engine compiles nothing."""
+        """Compile (or load from the cache) the batch engine's kernels (kernels.py): one game.
+        A script that runs out just stops it (the run itself reports that, with its games)."""
+        from .rules import play_batch
+        try:
+            play_batch(rs, len(bots), [b.batch_policy(rs) for b in bots], 0, np.zeros(1, np.int64))
+        except UserError:
+            pass
 
     def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
         """The JSON state of game `game` of run `seed` just after setup (reference engine)."""

@@ -80,26 +80,3 @@ def stable_argsort_rows(keys: np.ndarray, n: np.ndarray | None = None) -> np.nda
         bad = np.flatnonzero(same.any(axis=1))
         order[bad] = np.argsort(keys[bad], axis=1, kind="stable")
     return order
-
-
-def bitmask(mask: np.ndarray) -> np.ndarray:
-    """(G,) bit j set iff mask[:, j], for a (G, K) bool mask (uint8 for K <= 8)."""
-    if mask.shape[1] <= 8:
-        m = mask.view(np.uint8)
-        code = m[:, 0].copy()
-        for j in range(1, mask.shape[1]):
-            code |= m[:, j] << np.uint8(j)
-        return code
-    code = mask[:, 0].astype(np.int64)
-    for j in range(1, mask.shape[1]):
-        code |= mask[:, j].astype(np.int64) << j
-    return code
-
-
-def effects_first(H: int) -> np.ndarray:
-    """(2**H, H): for each bitmask of hand positions, those positions in order, then H (pad)."""
-    table = np.full((1 << H, H), H, np.int64)
-    for mask in range(1 << H):
-        on = [j for j in range(H) if mask >> j & 1]
-        table[mask, :len(on)] = on
-    return table

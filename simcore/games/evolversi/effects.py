@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import market, piles, pressure
-from .arrays import any_cols, put_rows
+from . import kernels, market, piles, pressure
+from .arrays import any_cols
 from .state import COND, TARGET, VERB
 
 
@@ -22,18 +22,19 @@ def _verb_mask(*names) -> np.ndarray:
 
 
 _PER_TARGET_VERB = _verb_mask(*_PER_TARGET)
-_VERB_GAIN_TOKENS = _verb_mask("gain_tokens")
-_VERB_LOSE_TOKENS = _verb_mask("lose_tokens")
-_VERB_STEAL = _verb_mask("steal_tokens")
-_VERB_GAIN_FURY = _verb_mask("gain_fury", "copy_fury")
-_VERB_LOSE_FURY = _verb_mask("lose_fury")
-_VERB_GAIN_POINTS = _verb_mask("gain_points")
-_VERB_LOSE_POINTS = _verb_mask("lose_points")
-_TOKEN_VERBS = _verb_mask("gain_tokens", "lose_tokens", "steal_tokens")
-_FURY_VERBS = _verb_mask("gain_fury", "copy_fury", "lose_fury")
-_POINT_VERBS = _verb_mask("gain_points", "lose_points")
 # actor-only verbs without an amount (a knocked-out entity's is skipped; see actor_only_verbs)
 _VERB_NO_AMOUNT = _verb_mask("reveal_pressure", "draw_event", "take_totem")
+# each verb's case in kernels.apply_verbs
+VERB_FAMILY = np.full(len(VERB), kernels.NOT_PER_TARGET, np.int8)
+for _name, _family in (("gain_points", kernels.GAIN_POINTS), ("lose_points", kernels.LOSE_POINTS),
+                       ("gain_tokens", kernels.GAIN_TOKENS), ("lose_tokens", kernels.LOSE_TOKENS),
+                       ("steal_tokens", kernels.STEAL), ("gain_fury", kernels.GAIN_FURY),
+                       ("copy_fury", kernels.COPY_FURY), ("lose_fury", kernels.LOSE_FURY)):
+    VERB_FAMILY[VERB[_name]] = _family
+_COND_CODES = np.array([COND[c] for c in ("always", "has_totem", "no_totem", "first", "last")],
+                       np.int64)   # kernels.conditions' order
+_TARGET_CODES = np.array([TARGET[t] for t in ("self", "other", "all", "all_others", "before", "after",
+                                            "self_and_other")], np.int64)   # kernels.fill_targets' order
 _WIDE_TARGETS = [TARGET[t] for t in ("all", "all_others", "before", "after")]
 
 
@@ -68,29 +69,14 @@ def gain_tokens(run, g, t, n):
 
 def gain_fury(run, g, t, n):
     """Section 5.1: Fury wraps past fury_max; each wrap is fury_overflow_points points."""
-    st = run.st
-    gi = g * run.P + t
-    ff = st.fury.reshape(-1)
-    total = ff.take(gi) + np.asarray(n, np.int16)
-    ff[gi] = total % run.fury_mod
-    points = (total // run.fury_mod) * run.rs["fury_overflow_points"]
-    up = points > 0
-    if up.any():
-        move_pawn(run, g[up], t[up], points[up])
+    apply(run, g, t, np.full(len(g), VERB["gain_fury"], np.int8), n, n, t)
 
 
 def condition_holds(run, g, a, cond) -> np.ndarray:
+    """(G,) bool: the condition of each game's effect holds for its actor (kernels.conditions)."""
+    holds = np.empty(len(g), bool)
     st = run.st
-    holds = np.ones(len(g), bool)
-    if (cond == COND["always"]).all():
-        return holds
-    totem_here = st.totem.take(g) == a
-    of = st.order.reshape(-1)
-    first = run.order_known & (of.take(g * run.P) == a)
-    last = run.order_known & (of.take(g * run.P + run.P - 1) == a)
-    for code, value in ((COND["has_totem"], totem_here), (COND["no_totem"], ~totem_here),
-                        (COND["first"], first), (COND["last"], last)):
-        holds &= (cond != code) | value
+    kernels.conditions(g, np.asarray(a, np.int64), cond, _COND_CODES, int(run.order_known), st.totem, st.order, holds)
     return holds
 
 
@@ -123,55 +109,18 @@ def resolve_effect(run, g, a, verb, amount, target, F, event=False, on=None) -> 
         else:
             amount, F = knocked_out(amount, F, on)
     per_target = _PER_TARGET_VERB[verb]
-    first = rest = None
-    if not event:
-        # the common case first: a point, token or Fury verb on the actor alone
-        on_self = per_target & (target == TARGET["self"])
-        if on_self.all():
-            apply(run, g, a, verb, amount, F, a)
-            return a
-        if on_self.any():
-            i = np.flatnonzero(on_self)
-            apply(run, g[i], a[i], verb[i], amount[i], F[i], a[i])
-            first = np.full(len(g), -1, np.int64)
-            first[i] = a[i]
-            rest = np.flatnonzero(~on_self)
-            g, a, verb, amount, target, F, per_target = (
-                g[rest], a[rest], verb[rest], amount[rest], target[rest], F[rest], per_target[rest])
-            on = None if on is None else on[rest]
+    if not event and per_target.all() and (target == TARGET["self"]).all():
+        apply(run, g, a, verb, amount, F, a)      # the common case: on the actor alone
+        return a
     T = targets(run, g, a, verb, target)
     if event:
         T = pressure.ignore_event(run, g, verb, T)
-    one_target = T.shape[1] == 1 or not (T[:, 1:] >= 0).any()
-    if one_target:
-        sel = per_target & (T[:, 0] >= 0)
-        if sel.all():
-            apply(run, g, a, verb, amount, F, T[:, 0])
-        elif sel.any():
-            i = np.flatnonzero(sel)
-            apply(run, g[i], a[i], verb[i], amount[i], F[i], T[i, 0])
-    else:
-        # token verbs share the supply and the actor's reserve: one target after another;
-        # the point and Fury verbs touch only their target: all (game, target) pairs at once
-        tokens = _TOKEN_VERBS[verb]
-        has_target = T >= 0
-        k = np.flatnonzero(tokens & per_target)
-        if len(k):
-            tokens_in_turn(run, g[k], a[k], verb[k], amount[k], T[k])
-        pawn_fury = per_target & ~tokens
-        r = np.flatnonzero(pawn_fury & has_target[:, 0])         # first targets
-        w = np.flatnonzero(pawn_fury & any_cols(has_target[:, 1:]))
-        rw, cw = np.nonzero(has_target[w, 1:])                      # further targets
-        r, c = np.concatenate([r, w[rw]]), np.concatenate([np.zeros(len(r), np.int64), cw + 1])
-        if len(r):
-            apply(run, g[r], a[r], verb[r], amount[r], F[r], T[r, c])
+    # the per-target verbs, one target after another (the kernel skips the other verbs)
+    apply_targets(run, g, a, verb, amount, F, T)
     if not per_target.all():
         i = np.flatnonzero(~per_target)
         actor_only_verbs(run, g[i], a[i], verb[i], amount[i], None if on is None else on[i])
-    if first is None:
-        return T[:, 0]
-    first[rest] = T[:, 0]
-    return first
+    return T[:, 0]
 
 
 def take_more(run, g, a, card, t):
@@ -188,76 +137,21 @@ def take_more(run, g, a, card, t):
 
 
 def apply(run, g, a, verb, n, F, t):
-    """The point, token and Fury verbs on one target per game, as arithmetic masks
-    (each family only if some game of g uses it)."""
-    st = run.st
-    n = n.astype(np.int16)
-    used = np.bincount(verb, minlength=len(VERB)).astype(bool)
-    gt = g * run.P + t
-    points = None
-    if (used & _TOKEN_VERBS).any():
-        tf = st.tokens.reshape(-1)
-        sup = st.supply.take(g)
-        tok_t = tf.take(gt)
-        gains = _VERB_GAIN_TOKENS[verb]
-        loses = _VERB_LOSE_TOKENS[verb]
-        steals = _VERB_STEAL[verb]
-        got = np.minimum(n, sup) * gains
-        lost = np.minimum(n, tok_t) * (loses | steals)
-        tf[gt] = tok_t + got - lost
-        st.supply[g] = sup - got + lost * loses
-        if used[VERB["steal_tokens"]]:
-            ga = g * run.P + a
-            tf[ga] = tf.take(ga) + lost * steals
-    if (used & _FURY_VERBS).any():
-        ff = st.fury.reshape(-1)
-        fury_t = ff.take(gt).astype(np.int16)
-        gain = (np.where(verb == VERB["copy_fury"], F, n) if used[VERB["copy_fury"]] else n) \
-            * _VERB_GAIN_FURY[verb]
-        total = fury_t + gain
-        wrapped = total % run.fury_mod
-        if used[VERB["lose_fury"]]:
-            wrapped = np.where(_VERB_LOSE_FURY[verb], np.maximum(fury_t - n, 0), wrapped)
-        ff[gt] = wrapped
-        points = (total // run.fury_mod) * run.rs["fury_overflow_points"]
-    if (used & _POINT_VERBS).any():
-        step = n * _VERB_GAIN_POINTS[verb] - n * _VERB_LOSE_POINTS[verb]
-        points = step if points is None else points + step
-    if points is not None:
-        moves = points != 0
-        if moves.all():
-            move_pawn(run, g, t, points)
-        elif moves.any():
-            move_pawn(run, g[moves], t[moves], points[moves])
+    """The point, token and Fury verbs on one target t per game (kernels.apply_verbs)."""
+    apply_targets(run, g, a, verb, n, F, np.asarray(t, np.int64)[:, None])
 
 
-def tokens_in_turn(run, g, a, verb, n, T):
-    """The token verbs (gain, lose, steal) on each game's targets T (G, K), one target
-    after another: they share the supply and the actor's reserve (apply's
-    arithmetic, on the games' (G, P) token rows)."""
-    st = run.st
-    n = n.astype(np.int64)
-    tokens = st.tokens.take(g, axis=0).astype(np.int64)          # (G, P)
-    flat = tokens.reshape(-1)
-    row = np.arange(len(g)) * run.P
-    supply = st.supply.take(g).astype(np.int64)
-    gains, loses, steals = _VERB_GAIN_TOKENS[verb], _VERB_LOSE_TOKENS[verb], _VERB_STEAL[verb]
-    takes = loses | steals
-    for j in range(T.shape[1]):
-        t = T[:, j]
-        on = t >= 0
-        if not on.any():
-            continue
-        at = row + t * on                                          # seat 0 where no target
-        held = flat.take(at)
-        got = np.minimum(n, supply) * (gains & on)
-        lost = np.minimum(n, held) * (takes & on)
-        flat[at] = held + got - lost
-        supply += lost * loses - got
-        if steals.any():
-            flat[row + a] += lost * steals
-    put_rows(st.tokens, g, tokens)
-    st.supply[g] = supply
+def apply_targets(run, g, a, verb, n, F, T):
+    """The point, token and Fury verbs on each game's targets T (G, K), in order, -1
+    padded (kernels.apply_verbs; the other verbs are skipped)."""
+    if len(g) == 0:
+        return
+    st, rs = run.st, run.rs
+    i64 = np.int64                     # one compiled signature whatever the callers' dtypes
+    kernels.apply_verbs(np.asarray(g, i64), np.asarray(a, i64), np.asarray(verb, np.int8), np.asarray(n, i64),
+                        np.asarray(F, i64), np.ascontiguousarray(T, i64), VERB_FAMILY,
+                        run.L, run.fury_mod, rs["fury_overflow_points"], rs["fourth_card_space"], run.rnd,
+                        st.tokens, st.supply, st.fury, st.pos, st.at_end, st.fourth, st.fourth_round)
 
 
 def actor_only_verbs(run, g, a, verb, amount, on=None):
@@ -290,43 +184,21 @@ def actor_only_verbs(run, g, a, verb, amount, on=None):
 
 def targets(run, g, a, verb, target) -> np.ndarray:
     """(G, P) (or (G, 2) if no effect has more targets) seats the verb applies to,
-    in order, -1 padded (section 5.1)."""
+    in order, -1 padded (section 5.1): the TARGET decisions, then kernels.fill_targets."""
     st, P = run.st, run.P
     G = len(g)
     counts = np.bincount(target, minlength=len(TARGET))
     wide = counts[_WIDE_TARGETS].sum() > 0
-    T = np.full((G, P if wide else 2), -1, np.int64)
+    T = np.empty((G, P if wide else 2), np.int64)
     if counts[TARGET["self"]] == G:
         T[:, 0] = a
+        T[:, 1:] = -1
         return T
-    is_self = target == TARGET["self"]
-    T[:, 0] = np.where(is_self, a, -1)
+    other = np.zeros(G, np.int64)
     if counts[TARGET["other"]] or counts[TARGET["self_and_other"]]:
         c = np.flatnonzero((target == TARGET["other"]) | (target == TARGET["self_and_other"]))
-        other = choose_target(run, g[c], a[c], verb[c])
-        pair = target[c] == TARGET["self_and_other"]
-        T[c, 0] = np.where(pair, a[c], other)
-        T[c[pair], 1] = other[pair]
-    for name, start, count in (("all", 0, P), ("all_others", 1, P - 1)):
-        if counts[TARGET[name]]:
-            sel = np.flatnonzero(target == TARGET[name])
-            asel = a[sel]
-            for j in range(count):
-                T[sel, j] = (asel + start + j) % P
-    for name in ("before", "after"):
-        if counts[TARGET[name]]:
-            sel = np.flatnonzero(target == TARGET[name])
-            gsel = g[sel]
-            where = st.order_pos.reshape(-1).take(gsel * P + a[sel]).astype(np.int64)
-            order = st.order.take(gsel, axis=0)
-            for j in range(P):
-                if name == "before":
-                    ok = j < where
-                    src = np.full(len(sel), j)
-                else:
-                    src = where + 1 + j
-                    ok = src < P
-                T[sel[ok], j] = order[ok, src[ok]]
+        other[c] = choose_target(run, g[c], a[c], verb[c])
+    kernels.fill_targets(g, np.asarray(a, np.int64), target, other, _TARGET_CODES, st.order, st.order_pos, T)
     return T
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import effects, piles
-from .arrays import any_cols, bitmask, fill_rows, put_rows
+from . import effects, kernels
+from .arrays import any_cols, put_rows
+from .components import KIND_EVOLUTION
 from .state import END_STALLED, TRIGGER
 
 
@@ -59,24 +60,8 @@ def buy(run, g, a):
     b = np.flatnonzero(col != NO_PURCHASE)
     if len(b):
         gb, ab, slot = g[b], a[b], col[b] - FIRST_SLOT
-        gib = gi[b]
-        rows = market.take(b, axis=0)                                # (Gb, M)
-        card = rows[np.arange(len(b)), slot]
-        price = np.maximum(run.costs[slot] - discount[b], 0)
-        tf[gib] = tf.take(gib) - price
-        st.supply[gb] += price
-        ndf = st.n_deck.reshape(-1)
-        top = ndf.take(gib)
-        st.deck.reshape(-1)[gib * st.deck.shape[2] + top] = card
-        ndf[gib] = top + 1
-        # slide right: slot j >= the bought slot takes slot j + 1's card, the last is empty
-        ext = np.full((len(b), M + 1), -1, np.int16)
-        ext[:, :M] = rows
-        src = (np.arange(len(b)) * (M + 1))[:, None] + run._slide.take(slot, axis=0)
-        put_rows(st.market, gb, ext.reshape(-1).take(src))
-        bf = st.bought.reshape(-1)
-        bi = gib * st.bought.shape[2] + tb.row[card]
-        bf[bi] = bf.take(bi) + 1
+        kernels.pay_and_take(gb, ab, slot, run.costs, st.discount, tb.row, st.market, st.tokens, st.supply,
+                             st.deck, st.n_deck, st.bought)
         effects.reactions(run, gb, ab, TRIGGER["other_buy"], np.zeros(len(gb), np.int16))
         run.end_check(gb)
         keep = st.alive.take(g)
@@ -86,44 +71,12 @@ def buy(run, g, a):
 
 
 def new_market(run, g):
-    """Phase 4: played cards to own discards, market to the common discards, refill."""
-    st, P, H = run.st, run.P, run.H
-    G = len(g)
-    if G:
-        # each seat's cards above, then below, in placement order, onto its discard pile:
-        # each row packed (its cards first, then -1) and written whole at the pile's end
-        # (the discard piles have H spare columns for the -1 tail)
-        W = st.discard.shape[2]
-        rows = ((g * P)[:, None] + np.arange(P)).reshape(-1)                 # (G*P,) seat rows
-        n_disc = st.n_discard.take(g, axis=0).reshape(-1).astype(np.int64)
-        end = rows * W + n_disc
-        ext = np.full((G * P, H + 1), -1, np.int16)
-        base = (np.arange(G * P) * (H + 1))[:, None]
-        df = st.discard.reshape(-1)
-        for pile in (st.above, st.below):
-            cards = pile.take(g, axis=0).reshape(G * P, H)
-            code = bitmask(cards >= 0)
-            count = run._popcount.take(code)
-            k = int(count.max())                       # columns worth writing
-            ext[:, :H] = cards
-            cols = run._effects_first[:, :k].take(code, axis=0)
-            df[end[:, None] + np.arange(k)] = ext.reshape(-1).take(base + cols)
-            end += count
-        put_rows(st.n_discard, g, (end - rows * W).reshape(G, P))
-        fill_rows(st.above, g, -1)
-        fill_rows(st.below, g, -1)
-        fill_rows(st.revealed, g, False)
-        # the market's cards onto the common discards
-        market = st.market.take(g, axis=0)
-        there = market >= 0
-        if there.any():
-            n_common = st.n_common.take(g).astype(np.int64)
-            rank = np.cumsum(there, axis=1) - 1
-            dest = (g * st.common.shape[1] + n_common)[:, None] + rank
-            st.common.reshape(-1)[dest[there]] = market[there]
-            st.n_common[g] = n_common + rank[:, -1] + 1
-        fill_rows(st.market, g, -1)
-    refill_market(run, g)
+    """Phase 4: played cards to own discards, market to the common discards, refill
+    (kernels.new_market), the leader bonus, the round limit."""
+    st = run.st
+    kernels.new_market(g, run.m, st.games, run.seed_u64, KIND_EVOLUTION, run.tb.ident, st.above, st.below,
+                       st.revealed, st.discard, st.n_discard, st.market, st.common, st.n_common,
+                       st.evo_deck, st.n_evo, st.evo_shuffles)
     g = leader_bonus(run, g)
     if run.rnd == run.rs["max_rounds"]:
         st.alive[g] = False
@@ -147,18 +100,7 @@ def leader_bonus(run, g):
 
 
 def refill_market(run, g):
-    st, M = run.st, run.M
-    C = st.evo_deck.shape[1]
-    ef, mf = st.evo_deck.reshape(-1), st.market.reshape(-1)
-    for i in range(run.m):
-        n = st.n_evo.take(g)
-        out = (n == 0) & (st.n_common.take(g) > 0)
-        if out.any():
-            piles.reshuffle_evolution(run, g[out])
-            n = st.n_evo.take(g)
-        has = n > 0
-        gh, top = (g, n - 1) if has.all() else (g[has], n[has] - 1)
-        idx = gh * C + top
-        mf[gh * M + i] = ef.take(idx)
-        ef[idx] = -1
-        st.n_evo[gh] = top
+    """Slots 0..m-1 from the Evolution deck, reshuffling the common discards when it is empty."""
+    st = run.st
+    kernels.refill_market(g, run.m, st.games, run.seed_u64, KIND_EVOLUTION, run.tb.ident, st.market,
+                          st.common, st.n_common, st.evo_deck, st.n_evo, st.evo_shuffles)

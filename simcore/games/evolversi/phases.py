@@ -5,23 +5,10 @@ import math
 
 import numpy as np
 
-from . import effects, market, piles, pressure
-from .arrays import any_cols, bitmask, fill_rows, put_rows, sum_cols
+from . import effects, kernels, market, pressure
+from .arrays import any_cols
+from .components import KIND_OWN_DECK
 from .state import TRIGGER
-
-
-def place_columns(options: np.ndarray, H: int):
-    """Per PLACE option: the hand positions above and below, in hand order, padded with h
-    (the column of the empty card after the hand)."""
-    n_opt, h = options.shape
-    above = np.full((max(n_opt, 1), H), h, np.int64)
-    below = np.full((max(n_opt, 1), H), h, np.int64)
-    for o in range(n_opt):
-        up = np.flatnonzero(options[o])
-        down = np.flatnonzero(~options[o])
-        above[o, :len(up)] = up
-        below[o, :len(down)] = down
-    return above, below
 
 
 def play_cards(run, g, fresh=False):
@@ -65,32 +52,18 @@ def draw_due(run, g) -> np.ndarray:
 
 
 def draw_hand(run, g, s):
-    """Draw h cards; when the deck runs out, reshuffle the discards once, then the Power."""
-    st, rs, P = run.st, run.rs, run.P
+    """Draw h cards; when the deck runs out, reshuffle the discards once, then the Power
+    (the draw and the reshuffle: kernels.draw_hands; the Power: here, in seat order)."""
+    st, rs = run.st, run.rs
     if len(g) == 0:
         return
+    fires = np.empty(len(g), bool)
     # the 4th Card counts from the round after it flipped (a Power may flip it now)
-    flipped_before = st.fourth.take(g) & (st.fourth_round.take(g) < run.rnd)
-    h = np.where(flipped_before, rs["hand_size_fourth"], rs["hand_size"])
-    ndf = st.n_deck.reshape(-1)
-    n = ndf.take(g * P + s)
-    enough = n >= h
-    if enough.all():
-        piles.draw_from_deck(run, g, s, h, n)
-        return
-    if enough.any():
-        piles.draw_from_deck(run, g[enough], s, h[enough], n[enough])
-        g, h, n = g[~enough], h[~enough], n[~enough]
-    # the deck runs out: its last cards, then (once) the discards become the new deck,
-    # the missing cards come from it (as many as there are), and the Power fires
-    piles.draw_from_deck(run, g, s, n, n)
-    out = st.n_discard.reshape(-1).take(g * P + s) > 0
-    if out.any():
-        g, h, n = g[out], h[out], n[out]
-        piles.reshuffle_own_deck(run, g, s)
-        new = ndf.take(g * P + s)
-        piles.draw_from_deck(run, g, s, np.minimum(h - n, new), new, start=n)
-        power(run, g, s)
+    kernels.draw_hands(g, s, run.rnd, rs["hand_size"], rs["hand_size_fourth"], st.fourth, st.fourth_round,
+                       st.games, run.seed_u64, KIND_OWN_DECK, run.tb.ident, st.deck, st.n_deck,
+                       st.deck_shuffles, st.discard, st.n_discard, st.hand, st.n_hand, fires)
+    if fires.any():
+        power(run, g[fires], s)
 
 
 def power(run, g, s):
@@ -109,7 +82,9 @@ def place(run, g, s):
     st, tb, P, H = run.st, run.tb, run.P, run.H
     if len(g) == 0:
         return
-    s = np.broadcast_to(np.asarray(s, np.int64), g.shape)
+    s = np.asarray(s, np.int64)
+    if s.ndim == 0:
+        s = np.full(len(g), s)
     gi = g * P + s
     n_hand = st.n_hand.reshape(-1).take(gi)
     lo, hi = int(n_hand.min()), int(n_hand.max())
@@ -119,41 +94,17 @@ def place(run, g, s):
         else:
             sel = n_hand == h
             gh, gih, seat = g[sel], gi[sel], s[sel]
-        G = len(gh)
         options = tb.place_options[h]
-        ext = np.full((G, h + 1), -1, np.int16)          # the hand, then an empty card
-        ext[:, :h] = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
-        hand = ext[:, :h]
+        hand = st.hand.reshape(-1, H).take(gih, axis=0)[:, :h]
         pick = run.decide("PLACE", gh, seat, n=len(options), info={"hand": hand},
                            shared={"options": options})
-        above_cols, below_cols = run._place_cols[h]
-        base = (np.arange(G) * (h + 1))[:, None]
-        flat = ext.reshape(-1)
-        for target, cols in ((st.above, above_cols), (st.below, below_cols)):
-            put_rows(target.reshape(-1, H), gih, flat.take(base + cols.take(pick, axis=0)))
-        fill_rows(st.hand.reshape(-1, H), gih, -1)
-        st.n_hand.reshape(-1)[gih] = 0
+        kernels.place_hand(gh, seat, pick, options, st.hand, st.n_hand, st.above, st.below)
 
 
 def turn_order(run, g):
-    """Phase 2: Strength descending, ties from the Totem holder clockwise."""
-    st, P = run.st, run.P
-    G = len(g)
-    strength = sum_cols(run.tb.strength[st.above.take(g, axis=0)])        # (G, P)
-    totem = st.totem.take(g).astype(np.int64)
-    # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
-    key = -strength * P + (np.arange(P) - totem[:, None]) % P
-    col = [key[:, p].copy() for p in range(P)]
-    for r in range(P):                       # odd-even transposition sort, unrolled
-        for i in range(r % 2, P - 1, 2):
-            lo = np.minimum(col[i], col[i + 1])
-            np.maximum(col[i], col[i + 1], out=col[i + 1])
-            col[i] = lo
-    order = np.empty((G, P), np.int8)
-    for p in range(P):
-        order[:, p] = (col[p] % P + totem) % P
-    put_rows(st.order, g, order)
-    st.order_pos.reshape(-1)[(g * P)[:, None] + order] = np.arange(P, dtype=np.int8)
+    """Phase 2: Strength descending, ties from the Totem holder clockwise (kernels.turn_order)."""
+    st = run.st
+    kernels.turn_order(g, run.tb.strength, st.totem, st.above, st.order, st.order_pos)
     run.order_known = True
 
 
@@ -175,18 +126,16 @@ def take_turn(run, g, k):
 
 def take_tokens(run, g, a):
     """Step 1: the tokens shown on the cards above, as far as the supply goes."""
-    st, tb, H = run.st, run.tb, run.H
-    effects.gain_tokens(run, g, a, sum_cols(tb.tokens[st.above.reshape(-1, H).take(g * run.P + a, axis=0)]))
+    st = run.st
+    kernels.take_tokens(g, a, run.tb.tokens, st.above, st.tokens, st.supply)
 
 
 def reveal(run, g, a):
     """Step 2: reveal the cards below: the Fury symbols (then reactions), then the effects.
     Returns the games still running and their actors."""
-    st, tb, H = run.st, run.tb, run.H
-    gi = g * run.P + a
-    st.revealed.reshape(-1)[gi] = True
-    below = st.below.reshape(-1, H).take(gi, axis=0)
-    F = sum_cols(tb.fury[below])
+    st, tb = run.st, run.tb
+    F = np.empty(len(g), np.int64)
+    kernels.reveal_below(g, a, tb.fury, st.below, st.revealed, F)
     f = np.flatnonzero(F > 0)
     if len(f):
         gf, af, Ff = g[f], a[f], F[f]
@@ -196,39 +145,27 @@ def reveal(run, g, a):
         effects.reactions(run, gf[live], af[live], TRIGGER["other_fury"], Ff[live])
         keep = st.alive.take(g)
         if not keep.all():
-            g, a, below = g[keep], a[keep], below[keep]
-    # reactions only touch other seats' cards, but read the cards again if any can run
-    return own_effects(run, g, a, None if tb.has_reactions else below)
+            g, a = g[keep], a[keep]
+    return own_effects(run, g, a)
 
 
 def reserve(run, g, a):
     """Step 4: the tokens above the animal's reserve go back to the supply."""
-    st, tb = run.st, run.tb
-    gi = g * run.P + a
-    limit = tb.reserve[st.animal.reshape(-1).take(gi)]
-    tf = st.tokens.reshape(-1)
-    tokens = tf.take(gi)
-    excess = np.maximum(tokens - limit, 0)
-    tf[gi] = tokens - excess
-    st.supply[g] += excess
+    st = run.st
+    kernels.reserve(g, a, run.tb.reserve, st.animal, st.tokens, st.supply)
 
 
-def own_effects(run, g, a, cards):
-    """Step 2b: the own-turn effects below (`cards`, (G, H) placement order), in the
-    ORDER chosen (section 5.2)."""
+def own_effects(run, g, a):
+    """Step 2b: the own-turn effects below (placement order), in the ORDER chosen
+    (section 5.2)."""
     st, tb, H = run.st, run.tb, run.H
     G = len(g)
     if G == 0:
         return g, a
-    if cards is None:
-        cards = st.below.reshape(-1, H).take(g * run.P + a, axis=0)
-    fx = tb.own_fx[cards]
-    n_fx = sum_cols(fx)
-    # the effect cards first, in placement order, then -1
-    code = bitmask(fx)
-    ext = np.full((G, H + 1), -1, np.int16)
-    ext[:, :H] = cards
-    E = ext.reshape(-1).take((np.arange(G) * (H + 1))[:, None] + run._effects_first.take(code, axis=0))
+    # the effect cards first, in placement order, then -1 (read after the reactions)
+    E = np.empty((G, H), np.int16)
+    n_fx = np.empty(G, np.int64)
+    kernels.effect_cards(g, a, tb.own_fx, st.below, E, n_fx)
     several = np.flatnonzero(n_fx >= 2)
     if len(several):
         gs, as_, ns = g[several], a[several], n_fx[several]
@@ -270,17 +207,8 @@ def optional(run, g, a, card):
 
 
 def discard_symbol(run, g, a, card):
-    """An activated card with the discard symbol leaves the board at once."""
-    st, H = run.st, run.H
-    d = run.tb.discard_sym[card]
-    if not d.any():
-        return
-    if not d.all():
-        g, a, card = g[d], a[d], card[d]
-    gi = g * run.P + a
-    slot = (st.below.reshape(-1, H).take(gi, axis=0) == card[:, None]).argmax(axis=1)
-    st.below.reshape(-1)[gi * H + slot] = -1
-    if run.rs["discard_symbol_to"] == "common":
-        piles.to_common(run, g, card)
-    else:
-        piles.to_own_discard(run, g, a, card)
+    """An activated card with the discard symbol leaves the board at once (kernels.discard_symbol)."""
+    st = run.st
+    kernels.discard_symbol(g, np.asarray(a, np.int64), card, run.tb.discard_sym,
+                           int(run.rs["discard_symbol_to"] == "common"), st.below, st.common, st.n_common,
+                           st.discard, st.n_discard)

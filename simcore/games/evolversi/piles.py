@@ -1,101 +1,12 @@
-"""Decks and discard piles of the batch engine: shuffles (contract section 2), draws, discards."""
+"""Discard piles of the batch engine (the decks' draws and every reshuffle: kernels.py)."""
 from __future__ import annotations
-
-import numpy as np
-
-from ... import rng
-from .arrays import stable_argsort_rows
-from .components import KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
-
-
-_MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-def shuffled(run, g, pile, n, idents, kind, *extra) -> np.ndarray:
-    """The first n uids of each row of `pile` (G, W) shuffled at address (kind, *extra),
-    each keyed by its identity `idents[uid]` (idents has an entry for -1 at its end): a
-    stack with the top (smallest key) last, -1 beyond n."""
-    w = int(n.max()) if len(n) else 0
-    cards = pile[:, :w]
-    inside = np.arange(w) < n[:, None]
-    keys = rng.key(run.seed, run.st.games.take(g)[:, None], rng.CHANCE, kind,
-                   *[np.asarray(x)[:, None] if np.ndim(x) else x for x in extra],
-                   idents.take(cards))
-    keys = np.where(inside, ~keys, _MAX64)
-    order = stable_argsort_rows(keys, n)
-    order += (np.arange(len(cards)) * w)[:, None]
-    return np.ascontiguousarray(cards).reshape(-1).take(order)
-
-
-def reshuffle(run, g, row, pile, n_pile, stack, n_stack, shuffles, idents, kind, *extra):
-    """Shuffle the pile rows `row` (flat row indices) into their (empty) stacks."""
-    nf = n_pile.reshape(-1)
-    n = nf.take(row)
-    sf = shuffles.reshape(-1)
-    shuffle_no = sf.take(row) + 1
-    w = np.arange(int(n.max()) if len(n) else 0)
-    idx = (row * pile.shape[-1])[:, None] + w
-    new = shuffled(run, g, pile.reshape(-1).take(idx), n, idents, kind, *extra, shuffle_no)
-    stack.reshape(-1)[(row * stack.shape[-1])[:, None] + w] = new
-    n_stack.reshape(-1)[row] = n
-    sf[row] = shuffle_no
-    pile.reshape(-1)[idx] = -1
-    nf[row] = 0
-
-
-def reshuffle_own_deck(run, g, s):
-    """Section 4 phase 1: the seat's discard pile becomes its new deck (KIND 6)."""
-    st = run.st
-    reshuffle(run, g, g * run.P + s, st.discard, st.n_discard, st.deck, st.n_deck,
-                    st.deck_shuffles, run.tb.ident, KIND_OWN_DECK, s)
-
-
-def reshuffle_evolution(run, g):
-    st = run.st
-    reshuffle(run, g, g, st.common, st.n_common, st.evo_deck, st.n_evo, st.evo_shuffles,
-                    run.tb.ident, KIND_EVOLUTION)
-
-
-def reshuffle_events(run, g):
-    st = run.st
-    reshuffle(run, g, g, st.event_discard, st.n_event_discard, st.event_deck, st.n_event,
-                    st.event_shuffles, run.tb.ev_ident, KIND_EVENTS)
 
 
 def to_own_discard(run, g, s, cards):
+    """Each game's card onto seat s's own discard pile (the newest last)."""
     st = run.st
     gi = g * run.P + s
     nf = st.n_discard.reshape(-1)
     k = nf.take(gi)
     st.discard.reshape(-1)[gi * st.discard.shape[2] + k] = cards
     nf[gi] = k + 1
-
-
-def to_common(run, g, cards):
-    st = run.st
-    k = st.n_common.take(g)
-    st.common.reshape(-1)[g * st.common.shape[1] + k] = cards
-    st.n_common[g] = k + 1
-
-
-def draw_from_deck(run, g, s, h, n, start=0):
-    """h cards (per game) off the top of the deck (n cards) into the hand, from hand
-    position `start` on."""
-    st, P, H, C = run.st, run.P, run.H, run.st.deck.shape[2]
-    if len(g) == 0:
-        return
-    gi = g * P + s
-    start = np.broadcast_to(np.asarray(start, np.int64), gi.shape)
-    deckf, handf = st.deck.reshape(-1), st.hand.reshape(-1)
-    h_lo, h_hi = int(h.min()), int(h.max())
-    for j in range(h_hi):
-        if j < h_lo:
-            rows, top, at = gi, n - 1 - j, start + j
-        else:
-            sel = j < h
-            rows, top, at = gi[sel], n[sel] - 1 - j, start[sel] + j
-        idx = rows * C + top
-        handf[rows * H + at] = deckf.take(idx)
-        deckf[idx] = -1
-    st.n_deck.reshape(-1)[gi] = n - h
-    st.n_hand.reshape(-1)[gi] = start + h

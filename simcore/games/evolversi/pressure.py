@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import effects, piles
+from . import effects, kernels
+from .components import KIND_EVENTS
 from .arrays import any_cols
 from .state import PKIND
 
@@ -24,20 +25,15 @@ def ignore_event(run, g, verb, T) -> np.ndarray:
 def draw_event(run, g, a):
     """draw_event: the top Event (reshuffle the Event discards if needed), resolve, discard."""
     st, tb = run.st, run.tb
-    empty = (st.n_event.take(g) == 0) & (st.n_event_discard.take(g) > 0)
-    if empty.any():
-        piles.reshuffle_events(run, g[empty])
-    has = st.n_event.take(g) > 0
+    ev = np.empty(len(g), np.int64)
+    kernels.draw_event(g, st.games, run.seed_u64, KIND_EVENTS, tb.ev_ident, st.event_deck, st.n_event,
+                       st.event_discard, st.n_event_discard, st.event_shuffles, ev)
+    has = ev >= 0
     if not has.all():
-        g, a = g[has], a[has]
+        g, a, ev = g[has], a[has], ev[has]
     if len(g) == 0:
         return
     V = st.event_deck.shape[1]
-    k = st.n_event.take(g) - 1
-    ef = st.event_deck.reshape(-1)
-    ev = ef.take(g * V + k)
-    ef[g * V + k] = -1
-    st.n_event[g] = k
     effects.resolve(run, g, a, tb.ev_verb[ev], tb.ev_amount[ev], tb.ev_target[ev], tb.ev_cond[ev],
                     np.zeros(len(g), np.int16), event=True, on=tb.ev_active[ev] if tb.knockouts else None)
     k = st.n_event_discard.take(g)
@@ -98,30 +94,19 @@ def swap_above(run, g, a, on):
     """SWAP_ABOVE: (own above index, other seat, its above index), lexicographic; where
     `on` is False (a knocked-out token) the decision is asked and nothing moves."""
     st, H, P = run.st, run.H, run.P
-    G = len(g)
-    others = effects.others(run, a)
-    rows = st.above.reshape(-1, H)
-    own = rows.take(g * P + a, axis=0)                                    # (G, H)
-    theirs = rows.take(((g * P)[:, None] + others).reshape(-1), axis=0).reshape(G, P - 1, H)
-    own_b = np.broadcast_to(own[:, :, None, None], (G, H, P - 1, H))
-    their_b = np.broadcast_to(theirs[:, None, :, :], (G, H, P - 1, H))
-    valid = ((own_b >= 0) & (their_b >= 0)).reshape(G, -1)
+    K = H * (P - 1) * H
+    own, theirs = np.empty((len(g), K), np.int16), np.empty((len(g), K), np.int16)
+    valid = np.empty((len(g), K), bool)
+    kernels.swap_above_options(g, a, st.above, own, theirs, valid)
     can = valid.any(axis=1)
     if not can.any():
         return
-    g, a, others, valid, on = g[can], a[can], others[can], valid[can], on[can]
-    own_c = own_b[can].reshape(len(g), -1)
-    their_c = their_b[can].reshape(len(g), -1)
-    col = run.decide("SWAP_ABOVE", g, a, valid=valid, info={"own": own_c, "theirs": their_c})
+    if not can.all():
+        g, a, valid, own, theirs, on = g[can], a[can], valid[can], own[can], theirs[can], on[can]
+    col = run.decide("SWAP_ABOVE", g, a, valid=valid, info={"own": own, "theirs": theirs})
     if not on.all():
-        g, a, others, col = g[on], a[on], others[on], col[on]
-    q, k, r = col // ((P - 1) * H), (col // H) % (P - 1), col % H
-    o = others[np.arange(len(g)), k]
-    af = st.above.reshape(-1)
-    mi, ti = (g * P + a) * H + q, (g * P + o) * H + r
-    mine, their = af.take(mi), af.take(ti)
-    af[mi] = their
-    af[ti] = mine
+        g, a, col = g[on], a[on], col[on]
+    kernels.swap_above(g, a, col, st.above)
 
 
 def pressure_step(run, g, a):
@@ -134,11 +119,10 @@ def pressure_step(run, g, a):
     if not near.any():
         return
     gn, an = g[near], a[near]
-    pos = st.pos.reshape(-1).take(gn * P + an)
-    here = ((st.p_space.take(gn, axis=0) == pos[:, None]) & (st.p_token.take(gn, axis=0) >= 0)
-            & ~st.p_revealed.take(gn, axis=0))
-    hit = any_cols(here)
+    slot = np.empty(len(gn), np.int64)
+    kernels.pressure_here(gn, an, st.pos, st.p_space, st.p_token, st.p_revealed, slot)
+    hit = slot >= 0
     if hit.any():
         gh, ah = gn[hit], an[hit]
-        activate_pressure(run, gh, ah, here[hit].argmax(axis=1))
+        activate_pressure(run, gh, ah, slot[hit])
         run.end_check(gh)

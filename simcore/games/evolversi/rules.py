@@ -5,11 +5,13 @@ This module is the entry (`play_batch`, `run_state`) and the round loop (`play_r
 (`run.Run`: the state arrays plus the engine's place in the round), named like the
 reference engine's methods where they do the same thing:
 
-    setup.py     setup, the play-request checks          piles.py     shuffles, draws, discards
+    setup.py     setup, the play-request checks          piles.py     the own discard pile
     phases.py    play_cards, turn_order, take_turn        effects.py   resolve, targets, verbs, reactions
                  (take_tokens, reveal, reserve)           pressure.py  Events and Pressure tokens
     market.py    buy, swap_market, new_market             state_io.py  the JSON game state
     arrays.py    flat-index and reduction helpers         decisions.py the bots' decision interface
+    kernels.py   the decision-free loops, compiled        jit.py       their numba build and cache
+                 (draws and shuffles, verbs, targets, phase 4 ...: docs/games/evolversi.md 14)
 
 Games take different paths, so every step works on `g`, the game rows it applies to; a
 game that ends drops out of `g` at once, and the batch is compacted between rounds.

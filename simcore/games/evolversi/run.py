@@ -13,8 +13,7 @@ import numpy as np
 
 from ... import rng
 from ...ruleset import Ruleset
-from . import phases
-from .arrays import any_cols, effects_first, put_rows
+from .arrays import any_cols, put_rows
 from .decisions import BatchDecision
 from .state import END_TRACK, State, Tables
 
@@ -24,6 +23,7 @@ class Run:
 
     def __init__(self, rs: Ruleset, tb: Tables, st: State, bots, seed: int):
         self.rs, self.tb, self.st, self.seed = rs, tb, st, seed
+        self.seed_u64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)    # the kernels' seed (rng.key's)
         self.P = tb.players
         self.L = rs["track_length"]
         self.fury_mod = rs["fury_max"] + 1
@@ -44,12 +44,7 @@ class Run:
         self.order_known = False       # phase 2 of this round has run
         self.pairs = np.array([(i, j) for i in range(self.M) for j in range(i + 1, self.M)],
                               np.int64).reshape(-1, 2)
-        self._place_cols = [phases.place_columns(o, self.H) for o in tb.place_options]
-        self._effects_first = effects_first(self.H)
         self._others = (np.arange(self.P)[:, None] + 1 + np.arange(self.P - 1)) % self.P   # (P, P-1)
-        self._popcount = (self._effects_first < self.H).sum(axis=1)   # (2**H,) bits set
-        j = np.arange(self.M)
-        self._slide = j + (j >= j[:, None])      # (M, M) after buying slot i: slot j takes slot _slide[i, j]
         self._bot_keys = None          # (round, games array, (B*P,) uint64 BOT-stream prefixes)
         self.check_layout()
         self._pressure_spaces = None   # (p_space array, (track spaces + 1,) bool: a token space in some game)
@@ -126,9 +121,9 @@ class Run:
         G = len(g)
         if G == 0:
             return np.zeros(0, np.int64)
-        seat = np.broadcast_to(np.asarray(seat, np.int64), (G,))
+        seat = _per_game(seat, G)
         if valid is None:
-            n = np.broadcast_to(np.asarray(n, np.int64), (G,))
+            n = _per_game(n, G)
         seat_key = d = None
         if self.count_decisions:
             gi = g * self.P + seat
@@ -145,3 +140,10 @@ class Run:
             sel = np.flatnonzero(who == i)
             choice[sel] = self.policies[i].choose(q.subset(sel))
         return choice
+
+
+def _per_game(x, G: int) -> np.ndarray:
+    """(G,) int64 from one value or G values (np.broadcast_to costs more than the rest of
+    a small batch's decision)."""
+    x = np.asarray(x, np.int64)
+    return np.full(G, x) if x.ndim == 0 else x
