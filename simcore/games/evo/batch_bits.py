@@ -3,18 +3,21 @@ of word z // ZBITS; `words(rk)` words a set). The tables of rk hold each zone's
 neighbours (X_NBM), balls (X_BALLM: the zones within d steps) and the coast (X_COASTM);
 each seat's zones are a set of g (O_ZSETS, kept by decisions.place / remove: every
 change of O_OWNER goes through them, or through zone_in / zone_out); `board_bits` writes
-a seat's view of the board into the scratch O_BITS. A set's zones
+a seat's view of the board into the scratch O_BITS. X_CLASSM: each sector's hot, cold and
+deadly zones (survival). A set's zones
 are read in ascending order (`first`, `drop_first`): the order of the option rows.
 
 Why: the option lists scanned every zone, and every neighbour and ball of each owned
 zone, to find a handful of targets; with sets a zone's free neighbours are one AND."""
 from __future__ import annotations
 
+from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from .codes import N_TRAITS, T_FLOOR
 from .jit import kernel
-from .state import O_BITS, O_COUNT, O_TRAIT, O_ZSETS, R_P, R_Z, X_BALLM, ZBITS
+from .state import O_BITS, O_COUNT, O_TRAIT, O_ZSETS, R_P, R_Z, X_BALLM, X_CLASSM, ZBITS
 
 # the sets board_bits writes, in words(rk)-word slots of O_BITS (state.BITS_WORDS of
 # them); birth_options adds the zones near one of s's, and near two
@@ -30,6 +33,14 @@ def words(rk):
 def first(m):
     """The lowest bit of a non-empty word m (a zone's position in its word)."""
     return trailing_zeros(m)
+
+
+@intrinsic
+def popcount(typingctx, m):
+    """How many zones a set word m holds (LLVM's ctpop)."""
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
 
 
 @kernel(inline=True)
@@ -48,6 +59,12 @@ def ball(rk, y, d):
     """Where the set of zones within d steps of y starts (d capped at the largest distance)."""
     dmax = rk[rk[X_BALLM]]
     return rk[X_BALLM] + 1 + (y * (dmax + 1) + min(d, dmax)) * words(rk)
+
+
+@kernel(inline=True)
+def class_sets(rk, sector):
+    """Where the sector's sets of hot, cold and deadly zones start (words(rk) words each)."""
+    return rk[X_CLASSM] + 3 * sector * words(rk)
 
 
 @kernel(inline=True)

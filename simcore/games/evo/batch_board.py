@@ -2,20 +2,20 @@
 4.5, 4.6)."""
 from __future__ import annotations
 
-from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT, D_MOVE, DEADLY, EV_FRENZY,
+from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT, D_MOVE, EV_FRENZY,
                     EV_GEYSERS, EV_RATS, EV_THIEF, HOT, IDEAL, M_ATTACK, M_FLIPPERS, M_STEP, M_STOP, M_WINGS,
                     N_TRAITS, PH_BIRTH, PH_CLIMATE, PH_SURVIVAL, T_ATTACK, T_CAVE, T_CHAMELEON, T_COASTAL,
                     T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
-from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, drop_first, first,
-                         slot, words, zone_in, zone_out)
+from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, class_sets, drop_first,
+                         first, popcount, slot, words, zone_in, zone_out)
 from .decisions import (ask, current_class, event_card, opt, place, play_event, remove, reserve, roll, set_opt,
                         yes_no)
 from .jit import kernel
-from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS, G_ROUND,
-                    G_SECTOR, G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_HAND, O_MP, O_OPTS, O_ORDER,
-                    O_OWNER, O_TMP, O_TRAIT, O_TRAJ, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR, R_MP_PER_DINO,
-                    R_NEV, R_P, R_T, R_WINGS_COST, R_WINGS_USES, R_Z, X_COASTM, X_EVAMT, X_FATT, X_FBABY,
-                    X_FNEED, X_NB, X_NBM, X_NBN, X_TERR, X_WHEEL, ZBITS)
+from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS,
+                    G_ROUND, G_SECTOR, G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_HAND, O_MP, O_OPTS,
+                    O_ORDER, O_OWNER, O_TRAIT, O_TRAJ, O_ZSETS, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR,
+                    R_MP_PER_DINO, R_NEV, R_P, R_WINGS_COST, R_WINGS_USES, X_COASTM, X_EVAMT, X_FATT, X_FBABY,
+                    X_FNEED, X_NB, X_NBM, X_NBN, ZBITS)
 
 
 @kernel(inline=True)
@@ -296,7 +296,7 @@ def birth(g, rk, u, pol):
 
 @kernel
 def survival(g, rk, u, pol):
-    P, Z = rk[R_P], rk[R_Z]
+    P = rk[R_P]
     for s in range(P):
         g[rk[O_GEYSER] + s] = 0
     for i in range(P):
@@ -309,41 +309,41 @@ def survival(g, rk, u, pol):
         if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
             play_event(g, rk, s, card)
             g[rk[O_GEYSER] + s] = 1
-    # every seat's dinosaurs on hot, cold (not under its geysers) and deadly zones, in one
-    # pass over the board (the scratch O_TMP: 3 words a seat); a seat's deaths below change
-    # no other seat's counts
-    cnt, own, gey = rk[O_TMP], rk[O_OWNER], rk[O_GEYSER]
-    wheel, terr = rk[X_WHEEL] + g[G_SECTOR] * rk[R_T], rk[X_TERR]
-    for k in range(3 * P):
-        g[cnt + k] = 0
-    for z in range(Z):
-        x = g[own + z]
-        if x >= 0:
-            cl = rk[wheel + rk[terr + z]]
-            if cl == HOT:
-                g[cnt + 3 * x] += 1
-            elif cl == COLD and g[gey + x] != 1:
-                g[cnt + 3 * x + 1] += 1
-            elif cl == DEADLY:
-                g[cnt + 3 * x + 2] += 1
+    # each seat's dinosaurs on hot, cold (not under its geysers) and deadly zones: its set
+    # against the sector's class sets; a seat's deaths below change no other seat's counts
+    W, zs, opts = words(rk), rk[O_ZSETS], rk[O_OPTS]
+    hot = class_sets(rk, g[G_SECTOR])
+    cold, dead = hot + W, hot + 2 * W
     for i in range(P):
         s = g[rk[O_ORDER] + i]
         geyser = g[rk[O_GEYSER] + s] == 1
-        nh, nc, nd = g[cnt + 3 * s], g[cnt + 3 * s + 1], g[cnt + 3 * s + 2]
+        mine = zs + s * W
+        nh, nc, nd = 0, 0, 0
+        for w in range(W):
+            nh += popcount(g[mine + w] & rk[hot + w])
+            nc += 0 if geyser else popcount(g[mine + w] & rk[cold + w])
+            nd += popcount(g[mine + w] & rk[dead + w])
         ex_hot = max(0, nh - tr(g, rk, s, T_THERMO))
         ex_cold = max(0, nc - tr(g, rk, s, T_FUR))
         ex_dead = max(0, nd - tr(g, rk, s, T_CAVE))
         k = min(ex_hot + ex_cold + ex_dead, max(0, g[rk[O_COUNT] + s] - tr(g, rk, s, T_FLOOR)))
         for _ in range(k):
-            n = 0
-            for z in range(Z):
-                if owner(g, rk, z) != s:
-                    continue
-                cl = current_class(g, rk, z)
-                if geyser and cl == COLD:
-                    cl = IDEAL
-                if (cl == HOT and ex_hot > 0) or (cl == COLD and ex_cold > 0) or (cl == DEADLY and ex_dead > 0):
-                    set_opt(g, rk, n, z, 0, 0)
+            n = 0                       # DIE rows: s's zones of a class still in excess, ascending
+            for w in range(W):
+                bad = 0
+                if ex_hot > 0:
+                    bad |= rk[hot + w]
+                if ex_cold > 0 and not geyser:
+                    bad |= rk[cold + w]
+                if ex_dead > 0:
+                    bad |= rk[dead + w]
+                m = g[mine + w] & bad
+                while m != 0:
+                    at = opts + 3 * n
+                    g[at] = w * ZBITS + first(m)
+                    g[at + 1] = 0
+                    g[at + 2] = 0
+                    m = drop_first(m)
                     n += 1
             z = opt(g, rk, ask(g, rk, u, pol, D_DIE, s, n), 0)
             cl = current_class(g, rk, z)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .codes import N_TRAITS
+from .codes import COLD, DEADLY, HOT, N_TRAITS
 from .maps import map_of
 from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
 
@@ -30,8 +30,8 @@ from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
 # ---- rk: offsets of the tables
 (X_GEFF, X_GAMT, X_GACT, X_GKIND, X_GCOP, X_GFIRST, X_EVEFF, X_EVAMT, X_EVACT, X_EVNAME, X_CLKIND,
  X_CLSHIFT, X_CLNAME, X_WHEEL, X_FATT, X_FNEED, X_FBABY, X_TERR, X_COAST, X_START, X_ADJ, X_NB, X_NBN,
- X_DIST, X_IDIST, X_PSH, X_GUNAME, X_NBM, X_BALLM, X_COASTM) = range(75, 105)
-RK_HEADER = 105
+ X_DIST, X_IDIST, X_PSH, X_GUNAME, X_NBM, X_BALLM, X_COASTM, X_CLASSM) = range(75, 106)
+RK_HEADER = 106
 
 # ---- g: scalars (fixed indices)
 (G_ROUND, G_PHASE, G_SECTOR, G_ENDED, G_REASON, G_ROUNDS, G_GAME, G_ERR, G_PILE_TOP, G_PILE_N, G_REV_N,
@@ -156,6 +156,8 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
     nb_sets = zone_sets(m.adjacent)
     ball_sets = zone_sets(dist[:, y] <= d for y in range(Z) for d in range(dmax + 1))
     coast_sets = zone_sets([m.coast])
+    # per sector of the wheel, its hot, cold and deadly zones (set sector * 3 + class - 1)
+    class_sets = zone_sets(wheel[sec, m.terrain] == c for sec in range(S) for c in (HOT, COLD, DEADLY))
     R = max_rounds(rs)
     traj = max(R, NCL, traj_rows)
     K = 3 * Z * Z + P * (p["max_bid"] + 1) + P + 8
@@ -222,6 +224,7 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
         (X_NBM, nb_sets),
         (X_BALLM, [dmax] + ball_sets),
         (X_COASTM, coast_sets),
+        (X_CLASSM, class_sets),
     ]
     at = RK_HEADER
     for t, col in tables:
