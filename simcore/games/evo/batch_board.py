@@ -2,18 +2,20 @@
 4.5, 4.6)."""
 from __future__ import annotations
 
-from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT, D_MOVE, DEADLY, EV_FRENZY,
+from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVENT, D_MOVE, EV_FRENZY,
                     EV_GEYSERS, EV_RATS, EV_THIEF, HOT, IDEAL, M_ATTACK, M_FLIPPERS, M_STEP, M_STOP, M_WINGS,
                     N_TRAITS, PH_BIRTH, PH_CLIMATE, PH_SURVIVAL, T_ATTACK, T_CAVE, T_CHAMELEON, T_COASTAL,
                     T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
-from .decisions import (ask, current_class, event_card, opt, place, play_event, protected, remove, reserve,
-                        roll, set_opt, yes_no)
+from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, class_sets, drop_first,
+                         first, popcount, slot, words, zone_in, zone_out)
+from .decisions import (ask, current_class, event_card, opt, place, play_event, remove, reserve, roll, set_opt,
+                        yes_no)
 from .jit import kernel
-from .state import (O_OPTS, G_SECTOR, R_T, X_WHEEL, X_TERR, G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS, G_ROUND,
-                    G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_MARK, O_TMP, O_MP, O_ORDER, O_OWNER, O_TRAIT,
-                    O_TRAJ, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR, R_MP_PER_DINO, R_NEV, R_P,
-                    R_WINGS_COST, R_WINGS_USES, R_Z, X_ADJ, X_COAST, X_DIST, X_EVAMT, X_FATT, X_FBABY,
-                    X_FNEED, X_NB, X_NBN, O_HAND, X_BALL, X_BALLN)
+from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS,
+                    G_ROUND, G_SECTOR, G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_HAND, O_MP, O_OPTS,
+                    O_ORDER, O_OWNER, O_TRAIT, O_TRAJ, O_ZSETS, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR,
+                    R_MP_PER_DINO, R_NEV, R_P, R_WINGS_COST, R_WINGS_USES, X_COASTM, X_EVAMT, X_FATT, X_FBABY,
+                    X_FNEED, X_NB, X_NBM, X_NBN, ZBITS)
 
 
 @kernel(inline=True)
@@ -30,55 +32,59 @@ def owner(g, rk, z):
 
 @kernel
 def move_options(g, rk, s, points, wing_uses, flip_uses):
-    """MOVE rows (kind, a, b): stop, then per zone a of s: step, attack, wings, flippers.
-    The offsets are read once into locals: g and rk may alias for LLVM, so an rk word read
-    after a store to g is read again (the same below in the board's loops)."""
-    Z, deg = rk[R_Z], rk[R_DEG]
-    own, opts, nb, nbn = rk[O_OWNER], rk[O_OPTS], rk[X_NB], rk[X_NBN]
-    cnt, trait, dist, coast, adj = rk[O_COUNT], rk[O_TRAIT], rk[X_DIST], rk[X_COAST], rk[X_ADJ]
+    """MOVE rows (kind, a, b): stop, then per zone a of s ascending: its steps, attacks,
+    wings, flippers, each by target ascending (zone sets, batch_bits.py). The offsets are
+    read once into locals: g and rk may alias for LLVM, so an rk word read after a store
+    to g is read again (the same below in the board's loops)."""
+    W = words(rk)
+    board_bits(g, rk, s)
+    opts, nbm, coast = rk[O_OPTS], rk[X_NBM], rk[X_COASTM]
+    occ, mine, opn = slot(rk, B_OCC), slot(rk, B_MINE), slot(rk, B_OPEN)
     set_opt(g, rk, 0, M_STOP, -1, -1)
     n = 1
     wings = tr(g, rk, s, T_WINGS)
     wings_ok = wings >= 2 and wing_uses < rk[R_WINGS_USES] and rk[R_WINGS_COST] <= points
     flip_ok = (tr(g, rk, s, T_COASTAL) == 1 and (rk[R_FLIP_USES] == 0 or flip_uses < rk[R_FLIP_USES])
                and rk[R_FLIP_COST] <= points)
-    left = g[cnt + s]                   # s's zones not reached yet
-    for a in range(Z):
-        if left == 0:
-            break
-        if g[own + a] != s:
-            continue
-        left -= 1
-        row = nb + a * deg
-        for j in range(rk[nbn + a]):
-            b = rk[row + j]
-            if g[own + b] < 0:
-                at = opts + 3 * n
-                g[at] = M_STEP
-                g[at + 1] = a
-                g[at + 2] = b
-                n += 1
-        for j in range(rk[nbn + a]):
-            b = rk[row + j]
-            x = g[own + b]
-            if x >= 0 and x != s and not g[cnt + x] <= g[trait + x * N_TRAITS + T_FLOOR]:
-                at = opts + 3 * n
-                g[at] = M_ATTACK
-                g[at + 1] = a
-                g[at + 2] = b
-                n += 1
-        if wings_ok:
-            for b in range(Z):
-                d = rk[dist + a * Z + b]
-                if g[own + b] < 0 and d >= 2 and d <= wings:
-                    set_opt(g, rk, n, M_WINGS, a, b)
+    for wa in range(W):
+        ma = g[mine + wa]
+        while ma != 0:
+            a = wa * ZBITS + first(ma)
+            ma = drop_first(ma)
+            near = ball(rk, a, 1)           # a and its neighbours
+            for w in range(W):
+                m = rk[nbm + a * W + w] & ~g[occ + w]
+                while m != 0:
+                    at = opts + 3 * n
+                    g[at] = M_STEP
+                    g[at + 1] = a
+                    g[at + 2] = w * ZBITS + first(m)
+                    m = drop_first(m)
                     n += 1
-        if flip_ok and rk[coast + a] == 1:
-            for b in range(Z):
-                if (g[own + b] < 0 and rk[coast + b] == 1 and b != a
-                        and rk[adj + a * Z + b] == 0):
-                    set_opt(g, rk, n, M_FLIPPERS, a, b)
+            for w in range(W):
+                m = rk[nbm + a * W + w] & g[opn + w]
+                while m != 0:
+                    at = opts + 3 * n
+                    g[at] = M_ATTACK
+                    g[at + 1] = a
+                    g[at + 2] = w * ZBITS + first(m)
+                    m = drop_first(m)
                     n += 1
+            if wings_ok:                    # free zones 2 to `wings` steps away
+                far = ball(rk, a, wings)
+                for w in range(W):
+                    m = rk[far + w] & ~rk[near + w] & ~g[occ + w]
+                    while m != 0:
+                        set_opt(g, rk, n, M_WINGS, a, w * ZBITS + first(m))
+                        m = drop_first(m)
+                        n += 1
+            if flip_ok and (rk[coast + a // ZBITS] >> (a % ZBITS)) & 1 == 1:
+                for w in range(W):          # free coastal zones not next to a
+                    m = rk[coast + w] & ~rk[near + w] & ~g[occ + w]
+                    while m != 0:
+                        set_opt(g, rk, n, M_FLIPPERS, a, w * ZBITS + first(m))
+                        m = drop_first(m)
+                        n += 1
     return n
 
 
@@ -105,6 +111,8 @@ def combat(g, rk, u, pol, s, a, b):
         z = opt(g, rk, ask(g, rk, u, pol, D_ESCAPE, x, n), 0)
         g[rk[O_OWNER] + b] = -1
         g[rk[O_OWNER] + z] = x
+        zone_out(g, rk, x, b)
+        zone_in(g, rk, x, z)
     else:
         remove(g, rk, b)
         g[G_KILLS] += 1
@@ -161,100 +169,60 @@ def movement(g, rk, u, pol, turns):
 # ------------------------------------------------------------------ birth (4.5)
 
 @kernel
-def near_counts(g, rk, s, rng):
-    """cnt[t] (the scratch O_MARK) = how many zones of s lie within rng steps of t: each
-    owned zone y marks its ball (the zones within rng of it, a table of rk); the zones
-    marked at least once are listed after cnt, ascending. Returns their number."""
-    Z = rk[R_Z]
-    cnt = rk[O_MARK]
-    near = cnt + Z
-    for t in range(Z):
-        g[cnt + t] = 0
-    dmax = rk[rk[X_BALLN]]
-    d = min(rng, dmax)
-    ball, balln, own = rk[X_BALL], rk[X_BALLN] + 1 + d, rk[O_OWNER]
-    left = g[rk[O_COUNT] + s]
-    m = 0
-    for y in range(Z):
-        if left == 0:
-            break
-        if g[own + y] == s:
-            left -= 1
-            row = ball + y * Z
-            for i in range(rk[balln + y * (dmax + 1)]):
-                t = rk[row + i]
-                if g[cnt + t] == 0:
-                    g[near + m] = t
-                    m += 1
-                g[cnt + t] += 1
-    for k in range(1, m):               # insertion sort: a few dozen zones at most
-        t = g[near + k]
-        j = k - 1
-        while j >= 0 and g[near + j] > t:
-            g[near + j + 1] = g[near + j]
-            j -= 1
-        g[near + j + 1] = t
-    return m
-
-
-@kernel
-def birth_targets(g, rk, s, n, r, rng, killer, m):
-    """Append BIRTH rows (r, t) for every target t of s (t != r), ascending: a free zone, or
-    (Killer babies) an attackable other seat's, within rng of a zone of s other than r
-    (near_counts' m zones, less r's own mark)."""
-    Z = rk[R_Z]
-    cnt, own, opts, dist = rk[O_MARK], rk[O_OWNER], rk[O_OPTS], rk[X_DIST]
-    near = cnt + Z
-    for k in range(m):
-        t = g[near + k]
-        if t == r:
-            continue
-        x = g[own + t]
-        if x >= 0 and not (killer == 1 and x != s and (rk[R_KB_FLOOR] == 0 or not protected(g, rk, x))):
-            continue
-        c = g[cnt + t]
-        if r >= 0 and rk[dist + t * Z + r] <= rng:
-            c -= 1
-        if c > 0:
-            at = opts + 3 * n
-            g[at] = r
-            g[at + 1] = t
-            g[at + 2] = 0
-            n += 1
-    return n
-
-
-@kernel
 def birth_options(g, rk, s):
-    """BIRTH rows: none first; then the targets, or with no dinosaur in reserve, per owned r
-    ascending (the replace rule: r removed first, then measured) its targets."""
-    Z = rk[R_Z]
-    set_opt(g, rk, 0, -1, -1, 0)
+    """BIRTH rows: none first; then (-1, t) for every target t ascending: a free zone, or
+    (Killer babies) an attackable other seat's, within rng of a zone of s; or, with no
+    dinosaur in reserve, per owned r ascending (the replace rule: r removed first, then
+    measured) its targets (r, t): those near two zones of s, or near one that is not r's
+    neighbourhood (r itself is s's, never a target). Zone sets, batch_bits.py."""
+    W = words(rk)
+    board_bits(g, rk, s)
+    opts = rk[O_OPTS]
+    occ, mine, opn, oth = slot(rk, B_OCC), slot(rk, B_MINE), slot(rk, B_OPEN), slot(rk, B_OTHERS)
+    near, near2 = slot(rk, B_NEAR), slot(rk, B_NEAR2)
     rng, killer = tr(g, rk, s, T_RANGE), tr(g, rk, s, T_KILLER)
-    m = near_counts(g, rk, s, rng)
-    if reserve(g, rk, s) >= 1:
-        return birth_targets(g, rk, s, 1, -1, rng, killer, m)
-    # the replace rule: the targets with r removed are those near two zones of s, or near
-    # one that is not r's neighbourhood; r is never a target (it is s's): list the targets
-    # of the whole board once (after cnt and the near list in O_MARK), then filter them per r
-    cnt, own, opts, dist = rk[O_MARK], rk[O_OWNER], rk[O_OPTS], rk[X_DIST]
-    cand = cnt + 2 * Z
-    m = birth_targets(g, rk, s, 0, -1, rng, killer, m)     # rows 0..m-1, overwritten below
-    for j in range(m):
-        g[cand + j] = g[opts + 3 * j + 1]
     set_opt(g, rk, 0, -1, -1, 0)
+    for w in range(W):
+        g[near + w] = 0
+        g[near2 + w] = 0
+    for wy in range(W):
+        my = g[mine + wy]
+        while my != 0:
+            b = ball(rk, wy * ZBITS + first(my), rng)
+            my = drop_first(my)
+            for w in range(W):
+                g[near2 + w] |= g[near + w] & rk[b + w]
+                g[near + w] |= rk[b + w]
+    prey = oth if rk[R_KB_FLOOR] == 0 else opn      # the zones Killer babies may be born on
+    for w in range(W):
+        ok = ~g[occ + w]
+        if killer == 1:
+            ok |= g[prey + w]
+        g[near + w] &= ok                           # now the targets
     n = 1
-    for r in range(Z):
-        if g[own + r] != s:
-            continue
-        for j in range(m):
-            t = g[cand + j]
-            if g[cnt + t] >= 2 or rk[dist + t * Z + r] > rng:
-                at = opts + 3 * n
-                g[at] = r
-                g[at + 1] = t
-                g[at + 2] = 0
+    if reserve(g, rk, s) >= 1:
+        for w in range(W):
+            m = g[near + w]
+            while m != 0:
+                set_opt(g, rk, n, -1, w * ZBITS + first(m), 0)
+                m = drop_first(m)
                 n += 1
+        return n
+    for wr in range(W):
+        mr = g[mine + wr]
+        while mr != 0:
+            r = wr * ZBITS + first(mr)
+            mr = drop_first(mr)
+            b = ball(rk, r, rng)
+            for w in range(W):
+                m = g[near + w] & (g[near2 + w] | ~rk[b + w])
+                while m != 0:
+                    at = opts + 3 * n
+                    g[at] = r
+                    g[at + 1] = w * ZBITS + first(m)
+                    g[at + 2] = 0
+                    m = drop_first(m)
+                    n += 1
     return n
 
 
@@ -328,7 +296,7 @@ def birth(g, rk, u, pol):
 
 @kernel
 def survival(g, rk, u, pol):
-    P, Z = rk[R_P], rk[R_Z]
+    P = rk[R_P]
     for s in range(P):
         g[rk[O_GEYSER] + s] = 0
     for i in range(P):
@@ -341,41 +309,41 @@ def survival(g, rk, u, pol):
         if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
             play_event(g, rk, s, card)
             g[rk[O_GEYSER] + s] = 1
-    # every seat's dinosaurs on hot, cold (not under its geysers) and deadly zones, in one
-    # pass over the board (the scratch O_TMP: 3 words a seat); a seat's deaths below change
-    # no other seat's counts
-    cnt, own, gey = rk[O_TMP], rk[O_OWNER], rk[O_GEYSER]
-    wheel, terr = rk[X_WHEEL] + g[G_SECTOR] * rk[R_T], rk[X_TERR]
-    for k in range(3 * P):
-        g[cnt + k] = 0
-    for z in range(Z):
-        x = g[own + z]
-        if x >= 0:
-            cl = rk[wheel + rk[terr + z]]
-            if cl == HOT:
-                g[cnt + 3 * x] += 1
-            elif cl == COLD and g[gey + x] != 1:
-                g[cnt + 3 * x + 1] += 1
-            elif cl == DEADLY:
-                g[cnt + 3 * x + 2] += 1
+    # each seat's dinosaurs on hot, cold (not under its geysers) and deadly zones: its set
+    # against the sector's class sets; a seat's deaths below change no other seat's counts
+    W, zs, opts = words(rk), rk[O_ZSETS], rk[O_OPTS]
+    hot = class_sets(rk, g[G_SECTOR])
+    cold, dead = hot + W, hot + 2 * W
     for i in range(P):
         s = g[rk[O_ORDER] + i]
         geyser = g[rk[O_GEYSER] + s] == 1
-        nh, nc, nd = g[cnt + 3 * s], g[cnt + 3 * s + 1], g[cnt + 3 * s + 2]
+        mine = zs + s * W
+        nh, nc, nd = 0, 0, 0
+        for w in range(W):
+            nh += popcount(g[mine + w] & rk[hot + w])
+            nc += 0 if geyser else popcount(g[mine + w] & rk[cold + w])
+            nd += popcount(g[mine + w] & rk[dead + w])
         ex_hot = max(0, nh - tr(g, rk, s, T_THERMO))
         ex_cold = max(0, nc - tr(g, rk, s, T_FUR))
         ex_dead = max(0, nd - tr(g, rk, s, T_CAVE))
         k = min(ex_hot + ex_cold + ex_dead, max(0, g[rk[O_COUNT] + s] - tr(g, rk, s, T_FLOOR)))
         for _ in range(k):
-            n = 0
-            for z in range(Z):
-                if owner(g, rk, z) != s:
-                    continue
-                cl = current_class(g, rk, z)
-                if geyser and cl == COLD:
-                    cl = IDEAL
-                if (cl == HOT and ex_hot > 0) or (cl == COLD and ex_cold > 0) or (cl == DEADLY and ex_dead > 0):
-                    set_opt(g, rk, n, z, 0, 0)
+            n = 0                       # DIE rows: s's zones of a class still in excess, ascending
+            for w in range(W):
+                bad = 0
+                if ex_hot > 0:
+                    bad |= rk[hot + w]
+                if ex_cold > 0 and not geyser:
+                    bad |= rk[cold + w]
+                if ex_dead > 0:
+                    bad |= rk[dead + w]
+                m = g[mine + w] & bad
+                while m != 0:
+                    at = opts + 3 * n
+                    g[at] = w * ZBITS + first(m)
+                    g[at + 1] = 0
+                    g[at + 2] = 0
+                    m = drop_first(m)
                     n += 1
             z = opt(g, rk, ask(g, rk, u, pol, D_DIE, s, n), 0)
             cl = current_class(g, rk, z)

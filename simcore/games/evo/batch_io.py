@@ -183,6 +183,7 @@ def load(rs, pk: S.Packed, state: dict, game: int) -> None:
                 raise UserError(f"zone {name!r} holds two dinosaurs (one per zone)", key=f"{where}.dinosaurs")
             g[rk[S.O_OWNER] + z] = s
             g[rk[S.O_COUNT] + s] += 1
+            g[rk[S.O_ZSETS] + s * S.zone_words(Z) + z // S.ZBITS] |= 1 << (z % S.ZBITS)
     traj = _list(state.get("trajectory", []), "state.trajectory")
     if len(traj) > R:
         raise UserError(f"at most {R} rows", key="state.trajectory")

@@ -26,6 +26,7 @@ from .codes import (E_ADRENALINE, E_ATTACK_HORNS, E_BIRTH_RANGE, E_CAVE, E_CHAME
                     E_THERMO, E_VIALS, E_WINGS, ERR_BAD_CHOICE, K_DIE, N_TRAITS, T_ADRENALINE, T_ATTACK,
                     T_CAVE, T_CHAMELEON, T_COASTAL, T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES,
                     T_RANGE, T_SIXTH, T_THERMO, T_VIALS, T_WINGS)
+from .batch_bits import zone_in, zone_out
 from .jit import kernel
 from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_ROLLS, G_ROUND, G_SECTOR,
                     O_COUNT, O_DCNT, O_DICE, O_DISC, O_HAND, O_HAND_N, O_HELD, O_OPTS, O_OWNER,
@@ -203,6 +204,7 @@ def reserve(g, rk, s):
 def place(g, rk, s, z):
     g[rk[O_OWNER] + z] = s
     g[rk[O_COUNT] + s] += 1
+    zone_in(g, rk, s, z)
 
 
 @kernel(inline=True)
@@ -211,6 +213,7 @@ def remove(g, rk, z):
     s = g[rk[O_OWNER] + z]
     g[rk[O_COUNT] + s] -= 1
     g[rk[O_OWNER] + z] = -1
+    zone_out(g, rk, s, z)
 
 
 @kernel(inline=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .codes import N_TRAITS
+from .codes import COLD, DEADLY, HOT, N_TRAITS
 from .maps import map_of
 from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
 
@@ -24,14 +24,14 @@ from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
  R_METEORITE_PILE, R_WHEEL_START, R_WINGS_COST, R_WINGS_USES, R_FLIP_COST, R_FLIP_USES, R_HORN_ADD,
  R_KB_FLOOR, R_EGGS_MAX) = range(40)
 # ---- rk: offsets of the fields of g (shapes in pack_rules' `sizes`)
-(O_OWNER, O_COUNT, O_MP, O_ORDER, O_BAG, O_HELD, O_WON, O_TRAIT, O_HAND, O_HAND_N, O_DECK, O_DISC,
+(O_OWNER, O_COUNT, O_ZSETS, O_MP, O_ORDER, O_BAG, O_HELD, O_WON, O_TRAIT, O_HAND, O_HAND_N, O_DECK, O_DISC,
  O_PILE, O_REV, O_OUT, O_LAB_SEAT, O_LAB_BID, O_LAB_GENE, O_COL, O_DCNT, O_FRENZY, O_GEYSER, O_TRAJ,
- O_DRAWS, O_DICE, O_OPTS, O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TMP, O_MARK, O_SEATS, O_PTMP, O_SIZE) = range(40, 74)
+ O_DRAWS, O_DICE, O_OPTS, O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TMP, O_BITS, O_SEATS, O_PTMP, O_SIZE) = range(40, 75)
 # ---- rk: offsets of the tables
 (X_GEFF, X_GAMT, X_GACT, X_GKIND, X_GCOP, X_GFIRST, X_EVEFF, X_EVAMT, X_EVACT, X_EVNAME, X_CLKIND,
  X_CLSHIFT, X_CLNAME, X_WHEEL, X_FATT, X_FNEED, X_FBABY, X_TERR, X_COAST, X_START, X_ADJ, X_NB, X_NBN,
- X_DIST, X_IDIST, X_PSH, X_GUNAME, X_BALL, X_BALLN) = range(74, 103)
-RK_HEADER = 103
+ X_DIST, X_IDIST, X_PSH, X_GUNAME, X_NBM, X_BALLM, X_COASTM, X_CLASSM) = range(75, 106)
+RK_HEADER = 106
 
 # ---- g: scalars (fixed indices)
 (G_ROUND, G_PHASE, G_SECTOR, G_ENDED, G_REASON, G_ROUNDS, G_GAME, G_ERR, G_PILE_TOP, G_PILE_N, G_REV_N,
@@ -43,6 +43,28 @@ SCRIPT_MAX = 512          # scripted choices per seat
 DICE_MAX = 256            # forced die faces a state may list
 OPT_W = 3                 # words per option row (decisions.py)
 PTMP_MEMO_KEY = 4         # key words per seat of the greedy bot's memo (strategies/evo/batch_greedy.py)
+# zone sets as bit masks (batch_bits.py): zone z is bit z % ZBITS of word z // ZBITS of a
+# set; 63, not 64, so that no set word is ever negative (the sign bit stays clear). O_ZSETS:
+# each seat's zones as a set, kept with O_OWNER by decisions.place / remove
+ZBITS = 63
+BITS_WORDS = 6            # the sets board_bits / birth_options keep in the scratch O_BITS
+
+
+def zone_words(Z: int) -> int:
+    """Words of a zone set on a board of Z zones (batch_bits.words)."""
+    return (Z + ZBITS - 1) // ZBITS
+
+
+def zone_sets(rows) -> list[int]:
+    """Each row of zone flags as its set's words (zone_words of the row's length each)."""
+    out = []
+    for flags in rows:
+        words = [0] * zone_words(len(flags))
+        for z, on in enumerate(flags):
+            if on:
+                words[z // ZBITS] |= 1 << (z % ZBITS)
+        out += words
+    return out
 
 
 @dataclass(frozen=True)
@@ -128,15 +150,14 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
         ideal = [z for z in range(Z) if wheel[s, m.terrain[z]] == 0]
         if ideal:
             idist[s] = dist[:, ideal].min(axis=1)
-    # the balls: row y lists every zone t by dist(t, y) ascending (then t), and
-    # ball_n[y, d] counts those within d steps of y (d capped at the largest distance, the
-    # table's first word)
     dmax = int(dist.max())
-    ball = np.argsort(dist.T, axis=1, kind="stable").astype(np.int64)
-    ball_n = np.zeros((Z, dmax + 1), np.int64)
-    for y in range(Z):
-        for d in range(dmax + 1):
-            ball_n[y, d] = int((dist[:, y] <= d).sum())
+    # zone sets (batch_bits.py): each zone's neighbours; each ball, zone y's zones within d
+    # steps (d = 0..dmax, set y * (dmax + 1) + d, after the table's first word, dmax); the coast
+    nb_sets = zone_sets(m.adjacent)
+    ball_sets = zone_sets(dist[:, y] <= d for y in range(Z) for d in range(dmax + 1))
+    coast_sets = zone_sets([m.coast])
+    # per sector of the wheel, its hot, cold and deadly zones (set sector * 3 + class - 1)
+    class_sets = zone_sets(wheel[sec, m.terrain] == c for sec in range(S) for c in (HOT, COLD, DEADLY))
     R = max_rounds(rs)
     traj = max(R, NCL, traj_rows)
     K = 3 * Z * Z + P * (p["max_bid"] + 1) + P + 8
@@ -156,14 +177,15 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
             R_KB_FLOOR: int(p["killer_babies_respect_floor"]), R_EGGS_MAX: eggs_max}
     for k, v in vals.items():
         head[k] = v
-    sizes = [(O_OWNER, Z), (O_COUNT, P), (O_MP, P), (O_ORDER, P), (O_BAG, E), (O_HELD, P * E), (O_WON, P * E),
+    sizes = [(O_OWNER, Z), (O_COUNT, P), (O_ZSETS, P * zone_words(Z)), (O_MP, P), (O_ORDER, P), (O_BAG, E),
+             (O_HELD, P * E), (O_WON, P * E),
              (O_TRAIT, P * N_TRAITS), (O_HAND, P * NEV), (O_HAND_N, P), (O_DECK, NEV), (O_DISC, NEV),
              (O_PILE, NCL), (O_REV, NCL), (O_OUT, NCL), (O_LAB_SEAT, P), (O_LAB_BID, P), (O_LAB_GENE, P),
              (O_COL, P), (O_DCNT, P), (O_FRENZY, P), (O_GEYSER, P), (O_TRAJ, traj * P), (O_DRAWS, E),
              (O_DICE, DICE_MAX), (O_OPTS, OPT_W * K), (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P),
              (O_SPOS, P),
-             # engine scratch: shuffles, zone marks, seat lists
-             (O_TMP, NG + NEV + 2 * NCL), (O_MARK, 3 * Z), (O_SEATS, 2 * P),
+             # engine scratch: shuffles, zone sets, seat lists
+             (O_TMP, NG + NEV + 2 * NCL), (O_BITS, BITS_WORDS * zone_words(Z)), (O_SEATS, 2 * P),
              # the policies' scratch (greedy's memo: PTMP_MEMO_KEY + Z words a seat; a score per option)
              (O_PTMP, P * (PTMP_MEMO_KEY + Z) + K + Z + 4 * P + 16)]
     at = G_HEADER
@@ -199,8 +221,10 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
         (X_IDIST, idist.ravel()),
         (X_PSH, shifts),
         (X_GUNAME, [names.index(n) for n, _ in gene_uids]),
-        (X_BALL, ball.ravel()),
-        (X_BALLN, [dmax] + ball_n.ravel().tolist()),
+        (X_NBM, nb_sets),
+        (X_BALLM, [dmax] + ball_sets),
+        (X_COASTM, coast_sets),
+        (X_CLASSM, class_sets),
     ]
     at = RK_HEADER
     for t, col in tables:
