@@ -30,6 +30,13 @@ from .reference_effects import Effects
 
 UNTIL = ("turn", "round", "end")
 K_STRIKES, K_REMOVED_COLOUR, K_DECK, K_PART = 1, 2, 3, 4
+_COMPS: dict = {}       # rs.hash -> state_io.components(rs) (frozen): numbered once per ruleset, not per game
+
+
+def components(rs) -> state_io.Components:
+    if rs.hash not in _COMPS:
+        _COMPS[rs.hash] = state_io.components(rs)
+    return _COMPS[rs.hash]
 
 
 class GameOver(Exception):
@@ -41,7 +48,7 @@ class Game(Effects):
 
     def __init__(self, rs, players: int, policies, seed: int, game: int, log=None):
         self.rs, self.p = rs, rs.params
-        self.comps = state_io.components(rs)
+        self.comps = components(rs)
         if not rs["players_min"] <= players <= rs["players_max"]:
             raise UserError(f"{players} players; this ruleset plays {rs['players_min']}..{rs['players_max']}",
                             key="players")
@@ -400,7 +407,7 @@ def run_state(rs, state: dict, policies, seed: int, game: int, until: str, log=N
     (the new JSON state, the outcome if the game has ended, else None)."""
     if until not in UNTIL:
         raise UserError(f"must be one of {', '.join(UNTIL)}, got {until!r}", key="until")
-    f = state_io.resolve(rs, state_io.components(rs), state)
+    f = state_io.resolve(rs, components(rs), state)
     g = Game(rs, f["players"], policies, seed, game, log)
     g.load(f)
     if not g.ended:

@@ -106,7 +106,7 @@ class Game(Phases, Movement, BirthSurvival):
         return self._traits[s]
 
     def count(self, s: int) -> int:
-        return sum(1 for o in self.owner if o == s)
+        return self.owner.count(s)
 
     def reserve(self, s: int) -> int:
         return self.p["dinosaurs_per_player"] - self.count(s)

@@ -9,19 +9,26 @@ class BirthSurvival:
     # ------------------------------------------------------------------ 4.5 birth
     def birth_targets(self, s: int) -> list:
         """Zones within birth range of one of s's dinosaurs: empty, or (Killer babies) another clan's."""
-        t, m, p = self.traits(s), self.map, self.p
-        mine = self.zones_of(s)
+        t, p = self.traits(s), self.p
+        reach = self.within(s, t.birth_range)
         out = []
         for z in range(self.Z):
             x = self.owner[z]
-            if x == s:
+            if x == s or not reach[z]:
                 continue
             if x != -1 and not (t.killer_babies and (not p["killer_babies_respect_floor"] or not self.protected(x))):
                 continue
-            near = m.steps[z]
-            if any(near[y] <= t.birth_range for y in mine):
-                out.append(z)
+            out.append(z)
         return out
+
+    def within(self, s: int, r: int) -> list:
+        """Per zone: is it at most r steps from one of s's dinosaurs."""
+        reach = [False] * self.Z
+        for y in self.zones_of(s):
+            for z, d in enumerate(self.map.steps[y]):
+                if d <= r:
+                    reach[z] = True
+        return reach
 
     def birth_options(self, s: int) -> list:
         if self.reserve(s) >= 1:

@@ -73,13 +73,14 @@ class Phases:
 
     def bid_options(self, s: int, bids: list, barred) -> list:
         """Section 4.2: (c, v) for open columns c != barred, v above the bid there, affordable."""
-        p = self.p
+        p, mp = self.p, self.mp[s]
+        affordable = [v for v in range(p["min_bid"], p["max_bid"] + 1) if self.price(s, v) <= mp]
         out = []
         for c in range(self.P):
             if c == barred or (c > 0 and c not in self.lab_genes):
                 continue
             low = p["min_bid"] if bids[c] is None else bids[c][1] + 1
-            out += [(c, v) for v in range(low, p["max_bid"] + 1) if self.price(s, v) <= self.mp[s]]
+            out += [(c, v) for v in affordable if v >= low]
         return out
 
     def mutation_phase(self) -> None:
