@@ -119,10 +119,13 @@ class GameBuild:
         self.game, self.note, self.nrt = game, note, nrt
         self.options = {} if nrt else {"_nrt": False}
         self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
+        # cold or warm as the build is made: numba creates the folder when a kernel's cache
+        # is set up at its decoration, and the note is said later, at the first compile
+        self._cold = not self.folder.is_dir()
         self._announced = False
 
     def _announce(self) -> None:
-        if not self._announced and not self.folder.is_dir():
+        if not self._announced and self._cold:
             print(self.note, file=sys.stderr, flush=True)
             prune(self.game)
         self._announced = True
@@ -134,13 +137,54 @@ class GameBuild:
             opts["inline"] = "always"
 
         def wrap(fn):
-            self._announce()
-            return cached(njit(**opts)(fn), self.folder)
+            return self._announcing(cached(njit(**opts)(fn), self.folder))
         return wrap(f) if f is not None else wrap
 
+    def _announcing(self, dispatcher):
+        """`dispatcher` with the build's note said at its first compile or cache load, not
+        at its decoration: importing a game's bots (to list them, or to reject an unknown
+        one in one line) compiles nothing and says nothing. numba compiles (or loads) every
+        new signature through the dispatcher's `compile` method, called from Python and
+        from compiled callers alike (tests/core/test_jit.py fails if an upgrade stops it)."""
+        plain = dispatcher.compile
+
+        def compile(sig):
+            self._announce()
+            return plain(sig)
+        dispatcher.compile = compile
+        return dispatcher
+
     def policy(self, f):
-        """A seat policy compiled as a C-callable function of DECIDE_SIG, cached in the
-        build's folder (cfunc compiles at decoration, so the folder is set around it)."""
+        """A seat policy of DECIDE_SIG, compiled as a C-callable function (cached in the
+        build's folder) at its first use, not at its decoration: see `Policy`."""
+        return Policy(self, f)
+
+    def compile_policy(self, f):
+        """`f` as a cfunc of DECIDE_SIG (cfunc compiles at once, so the folder is set around it)."""
         self._announce()
         with _cache_dir(self.folder):
             return cfunc(DECIDE_SIG, cache=True, **self.options)(f)
+
+
+class Policy:
+    """A seat policy whose C-callable function (`compiled`) is built on first use: a cfunc
+    compiles when it is created, and a game's bot modules are all imported to register
+    their names, so compiling at decoration would make `balancelab run capybara --bots
+    nobody` compile the whole engine before saying the bot is unknown."""
+
+    def __init__(self, build: GameBuild, f):
+        self.build, self.py_func, self._cfunc = build, f, None
+        self.__name__, self.__doc__ = f.__name__, f.__doc__
+
+    @property
+    def compiled(self):
+        """The cfunc (compiled, or loaded from the build's cache, once per process)."""
+        if self._cfunc is None:
+            self._cfunc = self.build.compile_policy(self.py_func)
+        return self._cfunc
+
+
+def compiled(decide):
+    """The C-callable function an engine hands to its compiled code: a `Policy`'s, or `decide`
+    itself (a cfunc made elsewhere, e.g. a test's own policy)."""
+    return decide.compiled if isinstance(decide, Policy) else decide

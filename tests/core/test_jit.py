@@ -57,6 +57,39 @@ def test_a_cold_build_says_so_once_and_a_warm_one_is_silent(tmp_path, monkeypatc
     assert capsys.readouterr().err == ""
 
 
+def test_decorating_compiles_and_says_nothing_the_first_use_does(tmp_path, monkeypatch, capsys):
+    """A game's bot modules are all imported to register their names: decorating a kernel or
+    a policy must compile nothing and print nothing (else `run capybara --bots nobody`
+    compiles the engine before its one-line error). The note comes with the first compile,
+    also when it is a compiled caller that compiles the kernel (numba goes through the
+    dispatcher's `compile` either way: this fails if an upgrade stops it)."""
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "toy_rules.py"
+    src.write_text("# the toy game's sources\n")
+    build = jit.GameBuild("toy", [src], "toy: compiling the batch engine")
+
+    def inner(x):
+        return x + 1
+
+    def outer(x):
+        return inner_k(x) * 2
+
+    def decide(g, rk, kind, seat, n, h):
+        return n - 1
+
+    inner_k = build.kernel(inner)
+    outer_k = build.kernel(outer)
+    pol = build.policy(decide)
+    assert capsys.readouterr().err == ""
+    assert inner_k.signatures == [] and isinstance(pol, jit.Policy) and pol._cfunc is None
+    assert outer_k(20) == 42                        # compiles outer, and inner from inside it
+    assert capsys.readouterr().err.count("toy: compiling the batch engine") == 1
+    assert inner_k.signatures                       # the callee went through its dispatcher
+    assert jit.compiled(pol) is pol.compiled and pol.compiled.address
+    assert jit.compiled(pol.compiled) is pol.compiled   # a cfunc made elsewhere passes as it is
+    assert capsys.readouterr().err == ""            # said once per build
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2**63 + 17, 2**64 - 1])
 def test_the_compiled_streams_are_rngs_bit_for_bit(seed):
     for game in (0, 5, 123_456):
@@ -81,4 +114,4 @@ def test_capybaras_build_compiles_without_reference_counting():
     assert capybara_jit.BUILD.nrt is False
     assert play_games.targetoptions["_nrt"] is False
     for p in (greedy_policy, random_policy):
-        assert p._compiler.targetoptions["_nrt"] is False
+        assert p.compiled._compiler.targetoptions["_nrt"] is False

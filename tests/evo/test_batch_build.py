@@ -33,7 +33,7 @@ def test_kernels_and_policies_take_the_build_options():
     for k in (play_games, choose):
         assert k.targetoptions["_nrt"] is False
     for p in (greedy_policy, random_policy):
-        assert p._compiler.targetoptions == BUILD.options
+        assert p.compiled._compiler.targetoptions == BUILD.options
 
 
 def test_the_build_options_compile_helper_calls_without_reference_counting():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import UserError
+from ...jit import compiled
 from ..seat_policies import check_choice_error, check_players, write_scripts
 from . import batch_io as state_io
 from .codes import DECISIONS, ERR_BAD_CHOICE, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_TURN_LIMIT
@@ -31,7 +32,7 @@ def _pack(rs, players, policies, seed):
     n_u = 2 + 2 * int(rk[R_N] + rk[R_REV] + rk[R_S])
     u = np.zeros(n_u, np.uint64)
     u[0] = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-    pol = tuple(p.decide for p in policies)
+    pol = tuple(compiled(p.decide) for p in policies)
     return rk, g, u, pol
 
 

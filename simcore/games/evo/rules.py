@@ -16,6 +16,7 @@ import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ...errors import UserError
+from ...jit import compiled
 from .. import seat_policies
 from .codes import (DECISIONS, ERR_BAD_CHOICE, ERR_NO_PILE, ERR_ROUND_LIMIT, ERR_SCRIPT_EMPTY,
                     ERR_SCRIPT_KIND, PH_MUTATION, UNTIL_END, UNTIL_PHASE, UNTIL_ROUND, UNTIL_TURN)
@@ -48,7 +49,7 @@ def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple
     pk = new_packed(rs, players, seed, traj_rows)
     rk = pk.rk
     seat_policies.write_scripts(pk.g, policies, int(rk[O_SCRIPT]), int(rk[O_SCRIPT_N]), int(rk[R_L]), SCRIPT_MAX)
-    pol = [p.decide for p in policies]
+    pol = [compiled(p.decide) for p in policies]
     pol += [pol[0]] * (rs["players_max"] - len(pol))
     return pk, tuple(pol)
 
