@@ -209,7 +209,7 @@ def gather_e(g, rk, s, now, colour, x, b, removal, moved):
     if t > 0:
         removal -= row_value_plus(g, rk, b, s, x, -t) - g[vv + b]
         moved -= t
-    return now + removal - g[vv + b] + row_value_plus(g, rk, b, s, x, moved)
+    return now + removal - g[vv + b] + place_value(g, rk, b, s, x, moved)     # moved >= 0: O(1)
 
 
 @kernel
@@ -339,12 +339,53 @@ def best_place(g, rk, s, amount, colour, actor, now):
 
 
 @kernel
+def best_gather(g, rk, s, colour, actor, now):
+    """best_effect of GATHER without writing its option rows: effect_options' rows (seat x
+    from the actor on with a token on a strike it can be removed from, then slot b a target)
+    scored in row order as score_options does, so the index is the one of the engine's row."""
+    P, m = rk[R_P], rk[R_M]
+    ot = rk[O_TOK]
+    tg = targets(g, rk, colour)
+    if tg == 0:
+        return now, 0, 0
+    removable = 0
+    for i in range(m):
+        if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, False):
+            removable |= 1 << i
+    best, arg, n = now, 0, 0
+    for j in range(P):
+        x = seat_after(actor, j, P)
+        has = False
+        for i in range(m):
+            if (removable >> i) & 1 and g[ot + i * P + x] > 0:
+                has = True
+        if not has:
+            continue
+        removal, moved = gather_removal(g, rk, s, x, colour)
+        for b in range(m):
+            if (tg >> b) & 1:
+                e = gather_e(g, rk, s, now, colour, x, b, removal, moved)
+                if n == 0 or e < best:
+                    best, arg = e, n
+                n += 1
+    return best, arg, n
+
+
+@kernel
 def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
     """(lowest E(s) over the effect's options (E now without any), its index, their number)."""
     if effect_decision(eff) < 0:
         return now, 0, 0
     if eff == PLACE:
         return best_place(g, rk, s, amount, colour, actor, now)
+    if eff == GATHER:
+        return best_gather(g, rk, s, colour, actor, now)
+    if eff == LOCK:                    # changes no E: every option scores E now, option 0 is best
+        n = 0
+        for i in range(rk[R_M]):
+            if g[rk[O_SLOT] + i] >= 0:
+                n += 1
+        return now, 0, n
     n = effect_options(g, rk, eff, colour, actor, oo)
     best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
     return best, arg, n
@@ -482,6 +523,23 @@ def memo_choice(g, rk, s, eff, amount, colour, n):
     return -1
 
 
+@kernel
+def discard_value(g, rk, s, now, banned):
+    """best_discard_place, or the memo's PLACE row of the same amount when that scan was the
+    same one: no banned_colour strike out (so the targets are the discard's slots, unlocked
+    strikes) and no double_tokens strike (the discard is never doubled)."""
+    if not banned:
+        dbl = False
+        for i in range(rk[R_M]):
+            if symbol(g, rk, i) == SYM_DOUBLE_TOKENS:
+                dbl = True
+        if not dbl:
+            at = memo_at(rk)
+            for r in range(g[at + MEMO_ROWS]):
+                row = at + MEMO_HEAD + ROW_SIZE * r
+                if g[row + ROW_EFF] == PLACE and g[row + ROW_AMOUNT] == rk[R_DISCARD_PLACE]:
+                    return g[row + ROW_E]
+    return best_discard_place(g, rk, s, now)
 
 
 @kernel(inline=True)
@@ -567,8 +625,7 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
         return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
-        disc = best_discard_place(g, rk, s, now)
-        best, arg = now, -1
+        best, arg, disc, scored = now, -1, now, False
         banned = banned_out(g, rk)
         memo_open(g, rk, s)
         for k in range(n):
@@ -578,6 +635,8 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             if g[oo + 2 * k] == 0:
                 e = card_value(g, rk, s, card, now, banned)
             else:
+                if not scored:         # the discards follow the plays: their scan may be a play's
+                    disc, scored = discard_value(g, rk, s, now, banned), True
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:
                     e += weight(g, rk, s, W_KEEP_CANCEL)
