@@ -27,7 +27,7 @@ from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, O_TOK2, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
-from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
+from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, evaluate, leader, mult, symbol, sim_take,
                                           targets, to_sim)
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
@@ -471,8 +471,9 @@ def best_copy(g, rk, s, amount, colour, now):
 
 
 @kernel
-def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
-    """(lowest E(s) over the effect's options (E now without any), its index, their number)."""
+def best_effect(g, rk, s, eff, amount, colour, actor, now):
+    """(lowest E(s) over the effect's options (E now without any), its index, their number),
+    each effect scored without writing its option rows."""
     if effect_decision(eff) < 0:
         return now, 0, 0
     if eff == PLACE:
@@ -485,15 +486,11 @@ def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
         return best_complete(g, rk, s, now)
     if eff == COPY_TOKENS:
         return best_copy(g, rk, s, amount, colour, now)
-    if eff == LOCK:                    # changes no E: every option scores E now, option 0 is best
-        n = 0
-        for i in range(rk[R_M]):
-            if g[rk[O_SLOT] + i] >= 0:
-                n += 1
-        return now, 0, n
-    n = effect_options(g, rk, eff, colour, actor, oo)
-    best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
-    return best, arg, n
+    n = 0                              # LOCK: changes no E, every option scores E now (option 0)
+    for i in range(rk[R_M]):
+        if g[rk[O_SLOT] + i] >= 0:
+            n += 1
+    return now, 0, n
 
 
 @kernel
@@ -601,7 +598,7 @@ def card_value(g, rk, s, card, now, banned):
         row = at + MEMO_HEAD + ROW_SIZE * r
         if g[row + ROW_EFF] == eff and g[row + ROW_AMOUNT] == amount and g[row + ROW_COLOUR] == colour:
             return g[row + ROW_E]
-    e, arg, n = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
+    e, arg, n = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, now)
     row = at + MEMO_HEAD + ROW_SIZE * rows
     g[row + ROW_EFF], g[row + ROW_AMOUNT], g[row + ROW_COLOUR] = eff, amount, colour
     g[row + ROW_E], g[row + ROW_ARG], g[row + ROW_N] = e, arg, n
@@ -770,7 +767,7 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
         return 1 if value >= weight(g, rk, s, W_CANCEL_FATIGUE) else 0
     if kind == D_DOUBLE:
         best, _, m = best_effect(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
-                                 g[ctx + C_ACTOR], rk[O_OPTS2], now)
+                                 g[ctx + C_ACTOR], now)
         return 1 if m > 0 and best < now - weight(g, rk, s, W_DOUBLE) else 0
     if kind == D_CROWN_COMPLETE:
         i = g[ctx + C_SLOT]
