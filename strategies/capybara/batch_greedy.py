@@ -25,9 +25,9 @@ from simcore.games.capybara.decisions import (C_ACTOR, C_AMOUNT, C_COLOUR, C_DEC
                                               effective_effect)
 from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
-                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
+                                          O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, O_TOK2, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
-from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, effect_options, evaluate, leader, mult, symbol, sim_take,
+from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, evaluate, leader, mult, symbol, sim_take,
                                           targets, to_sim)
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
@@ -209,7 +209,7 @@ def gather_e(g, rk, s, now, colour, x, b, removal, moved):
     if t > 0:
         removal -= row_value_plus(g, rk, b, s, x, -t) - g[vv + b]
         moved -= t
-    return now + removal - g[vv + b] + row_value_plus(g, rk, b, s, x, moved)
+    return now + removal - g[vv + b] + place_value(g, rk, b, s, x, moved)     # moved >= 0: O(1)
 
 
 @kernel
@@ -339,15 +339,158 @@ def best_place(g, rk, s, amount, colour, actor, now):
 
 
 @kernel
-def best_effect(g, rk, s, eff, amount, colour, actor, oo, now):
-    """(lowest E(s) over the effect's options (E now without any), its index, their number)."""
+def best_gather(g, rk, s, colour, actor, now):
+    """best_effect of GATHER without writing its option rows: effect_options' rows (seat x
+    from the actor on with a token on a strike it can be removed from, then slot b a target)
+    scored in row order as gather_e scores them, so the index is the one of the engine's row.
+    A seat's removals (V_i's change, tokens) are found once per slot, in the look-ahead
+    tokens' words (free here), and the destination's gain is O(1) (place_value)."""
+    P, m = rk[R_P], rk[R_M]
+    ot, of = rk[O_TOK], rk[O_SFAT]
+    vv, _ = scratch(rk)
+    dv, dt = rk[O_TOK2], rk[O_TOK2] + m
+    tg = targets(g, rk, colour)
+    if tg == 0:
+        return now, 0, 0
+    removable, source = 0, 0           # the options' rule (live symbols), the look-ahead's (printed)
+    for i in range(m):
+        if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, False):
+            removable |= 1 << i
+        if g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
+            source |= 1 << i
+    best, arg, n = now, 0, 0
+    for j in range(P):
+        x = seat_after(actor, j, P)
+        has = False
+        for i in range(m):
+            if (removable >> i) & 1 and g[ot + i * P + x] > 0:
+                has = True
+        if not has:
+            continue
+        removal, moved = 0, 0
+        for i in range(m):
+            t = g[ot + i * P + x] if (source >> i) & 1 else 0
+            d = row_value_plus(g, rk, i, s, x, -t) - g[vv + i] if t > 0 else 0
+            g[dv + i], g[dt + i] = d, t
+            removal += d
+            moved += t
+        for b in range(m):
+            if not (tg >> b) & 1:
+                continue
+            e = now + removal - g[dv + b] - g[vv + b]
+            f = g[of + b]
+            if f != 0:                 # place_value(b, s, x, moved - t_b), inlined
+                k = moved - g[dt + b]
+                bb, c = g[vv + m + b], g[vv + 2 * m + b]
+                tx = g[ot + b * P + x] + k
+                if tx > bb:
+                    bb, c = tx, 1
+                elif tx == bb and k > 0:
+                    c += 1
+                if bb != 0:
+                    mine = tx if s == x else g[ot + b * P + s]
+                    lead = 2 if c == 1 else 1
+                    e += f * lead * (P - c) if mine == bb else -f * lead * c
+            if n == 0 or e < best:
+                best, arg = e, n
+            n += 1
+    return best, arg, n
+
+
+@kernel
+def best_others(g, rk, s, amount, colour, actor, now):
+    """best_effect of PLACE_OTHERS without option rows (slot i a target, ascending): option_e's
+    score of each."""
+    P, m = rk[R_P], rk[R_M]
+    vv, add = scratch(rk)
+    tg = targets(g, rk, colour)
+    best, arg, n = now, 0, 0
+    for i in range(m):
+        if not (tg >> i) & 1:
+            continue
+        k = amount * mult(g, rk, i, PLACE_OTHERS, True)
+        for x in range(P):
+            g[add + x] = 0 if x == actor else min(k, g[rk[O_SUP] + x])
+        e = now - g[vv + i] + row_value(g, rk, i, s, add)
+        if n == 0 or e < best:
+            best, arg = e, n
+        n += 1
+    return best, arg, n
+
+
+@kernel
+def best_complete(g, rk, s, now):
+    """best_effect of COMPLETE without option rows (slot i with a strike and a leader,
+    ascending): option_e's score of each, the leader read from values_now's best/count."""
+    P, m = rk[R_P], rk[R_M]
+    vv, _ = scratch(rk)
+    best, arg, n = now, 0, 0
+    for i in range(m):
+        bb, c = g[vv + m + i], g[vv + 2 * m + i]
+        if g[rk[O_SLOT] + i] < 0 or bb == 0 or c != 1:
+            continue
+        f = g[rk[O_SFAT] + i]
+        e = now - g[vv + i] + 2 * f * (P - 1 if g[rk[O_TOK] + i * P + s] == bb else -1)
+        if n == 0 or e < best:
+            best, arg = e, n
+        n += 1
+    return best, arg, n
+
+
+@kernel
+def best_copy(g, rk, s, amount, colour, now):
+    """best_effect of COPY_TOKENS without option rows ((source, destination) pairs,
+    lexicographic): option_e's score of each, a source's copied tokens found once."""
+    P, m = rk[R_P], rk[R_M]
+    ot = rk[O_TOK]
+    vv, add = scratch(rk)
+    tg = targets(g, rk, colour)
+    best, arg, n = now, 0, 0
+    if tg == 0:
+        return best, arg, n
+    for src in range(m):
+        if g[rk[O_SLOT] + src] < 0:
+            continue
+        tot = 0
+        for x in range(P):
+            c = g[ot + src * P + x]
+            tot += c
+            if amount > 0:
+                c = min(c, amount)
+            g[add + x] = min(c, g[rk[O_SUP] + x])
+        if tot == 0:
+            continue
+        for i in range(m):
+            if i == src or not (tg >> i) & 1:
+                continue
+            e = now - g[vv + i] + row_value(g, rk, i, s, add)
+            if n == 0 or e < best:
+                best, arg = e, n
+            n += 1
+    return best, arg, n
+
+
+@kernel
+def best_effect(g, rk, s, eff, amount, colour, actor, now):
+    """(lowest E(s) over the effect's options (E now without any), its index, their number),
+    each effect scored without writing its option rows."""
     if effect_decision(eff) < 0:
         return now, 0, 0
     if eff == PLACE:
         return best_place(g, rk, s, amount, colour, actor, now)
-    n = effect_options(g, rk, eff, colour, actor, oo)
-    best, arg = score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)
-    return best, arg, n
+    if eff == GATHER:
+        return best_gather(g, rk, s, colour, actor, now)
+    if eff == PLACE_OTHERS:
+        return best_others(g, rk, s, amount, colour, actor, now)
+    if eff == COMPLETE:
+        return best_complete(g, rk, s, now)
+    if eff == COPY_TOKENS:
+        return best_copy(g, rk, s, amount, colour, now)
+    n = 0                              # LOCK: changes no E, every option scores E now (option 0)
+    for i in range(rk[R_M]):
+        if g[rk[O_SLOT] + i] >= 0:
+            n += 1
+    return now, 0, n
 
 
 @kernel
@@ -455,7 +598,7 @@ def card_value(g, rk, s, card, now, banned):
         row = at + MEMO_HEAD + ROW_SIZE * r
         if g[row + ROW_EFF] == eff and g[row + ROW_AMOUNT] == amount and g[row + ROW_COLOUR] == colour:
             return g[row + ROW_E]
-    e, arg, n = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, rk[O_OPTS2], now)
+    e, arg, n = best_effect(g, rk, s, eff, amount, rk[rk[T_CCOL] + card], s, now)
     row = at + MEMO_HEAD + ROW_SIZE * rows
     g[row + ROW_EFF], g[row + ROW_AMOUNT], g[row + ROW_COLOUR] = eff, amount, colour
     g[row + ROW_E], g[row + ROW_ARG], g[row + ROW_N] = e, arg, n
@@ -482,6 +625,23 @@ def memo_choice(g, rk, s, eff, amount, colour, n):
     return -1
 
 
+@kernel
+def discard_value(g, rk, s, now, banned):
+    """best_discard_place, or the memo's PLACE row of the same amount when that scan was the
+    same one: no banned_colour strike out (so the targets are the discard's slots, unlocked
+    strikes) and no double_tokens strike (the discard is never doubled)."""
+    if not banned:
+        dbl = False
+        for i in range(rk[R_M]):
+            if symbol(g, rk, i) == SYM_DOUBLE_TOKENS:
+                dbl = True
+        if not dbl:
+            at = memo_at(rk)
+            for r in range(g[at + MEMO_ROWS]):
+                row = at + MEMO_HEAD + ROW_SIZE * r
+                if g[row + ROW_EFF] == PLACE and g[row + ROW_AMOUNT] == rk[R_DISCARD_PLACE]:
+                    return g[row + ROW_E]
+    return best_discard_place(g, rk, s, now)
 
 
 @kernel(inline=True)
@@ -567,8 +727,7 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
         eff, amount, colour, actor = g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR], g[ctx + C_ACTOR]
         return score_options(g, rk, s, now, eff, amount, colour, actor, oo, n)[1]
     if kind == D_ACTION:
-        disc = best_discard_place(g, rk, s, now)
-        best, arg = now, -1
+        best, arg, disc, scored = now, -1, now, False
         banned = banned_out(g, rk)
         memo_open(g, rk, s)
         for k in range(n):
@@ -578,6 +737,8 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
             if g[oo + 2 * k] == 0:
                 e = card_value(g, rk, s, card, now, banned)
             else:
+                if not scored:         # the discards follow the plays: their scan may be a play's
+                    disc, scored = discard_value(g, rk, s, now, banned), True
                 e = disc
                 if rk[rk[T_CEFF] + card] == CANCEL:
                     e += weight(g, rk, s, W_KEEP_CANCEL)
@@ -606,7 +767,7 @@ def decide_greedy(g, rk, kind, s, n, mode, ent):
         return 1 if value >= weight(g, rk, s, W_CANCEL_FATIGUE) else 0
     if kind == D_DOUBLE:
         best, _, m = best_effect(g, rk, s, g[ctx + C_EFFECT], g[ctx + C_AMOUNT], g[ctx + C_COLOUR],
-                                 g[ctx + C_ACTOR], rk[O_OPTS2], now)
+                                 g[ctx + C_ACTOR], now)
         return 1 if m > 0 and best < now - weight(g, rk, s, W_DOUBLE) else 0
     if kind == D_CROWN_COMPLETE:
         i = g[ctx + C_SLOT]

@@ -38,8 +38,8 @@ def test_incremental_evaluation_matches_the_look_ahead(variant):
 
 @pytest.mark.parametrize("variant", ["default", "additional-rules"])
 def test_the_best_option_is_the_lowest_look_ahead_with_ties_to_the_lowest_index(variant):
-    """best_effect (score_options: GATHER's per-seat part computed once per seat; PLACE scored
-    as its rows are enumerated) picks the option a one-by-one look-ahead would among the
+    """best_effect (every effect scored as its rows are enumerated, none written; GATHER's
+    per-seat part once per seat) picks the option a one-by-one look-ahead would among the
     engine's option rows: lowest E(s) after it, the lowest index among equals."""
     rs = ruleset(variant)
     checked = 0
@@ -50,8 +50,8 @@ def test_the_best_option_is_the_lowest_look_ahead_with_ties_to_the_lowest_index(
                 for colour in range(len(rs["colours"])):
                     actor = (s + 2) % 4
                     now = values_now(g, rk, s)
-                    best, arg, n = best_effect(g, rk, s, eff, amount, colour, actor, oo, now)
-                    # the option rows as the engine lists them (best_effect of PLACE writes none)
+                    best, arg, n = best_effect(g, rk, s, eff, amount, colour, actor, now)
+                    # the option rows as the engine lists them (best_effect writes none)
                     assert effect_options(g, rk, eff, colour, actor, oo) == n
                     if n == 0:
                         continue

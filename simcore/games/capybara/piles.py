@@ -5,6 +5,8 @@ taking and refilling strikes, the Revolution (contract 2, 3, 7, 9).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...rng_jit import add, key3  # noqa: F401  (simcore.rng compiled; re-exported)
 from .codes import SYM_ALL_PLACE, SYM_BANNED, SYM_PLUS_ONE
 from .jit import kernel
@@ -16,20 +18,28 @@ from .table import leader, place
 
 @kernel
 def shuffle(g, rk, u, h, at, n, ids):
-    """Order g[at:at+n] (uids) by key(h, id) ascending, as rng.shuffle_order, where id is the
-    uid's shuffle address rk[ids + uid] (ids < 0: the value itself); an insertion sort on
-    scratch: the piles are small and nothing is allocated."""
+    """Order g[at:at+n] (uids) by key(h, id) ascending, as rng.shuffle_order (stable), where id
+    is the uid's shuffle address rk[ids + uid] (ids < 0: the value itself). A counting sort on
+    scratch, nothing allocated: a card's rank is how many keys sort before its own (an equal
+    key before it counts: stable), then the pile is permuted along its cycles. Branch-free
+    counts: faster than the insertion sort it replaced on piles of 40-60 cards."""
+    rank = 1 + n                       # u[1:1+n] the keys, u[1+n:1+2n] the ranks
     for k in range(n):
         u[1 + k] = add(h, rk[ids + g[at + k]] if ids >= 0 else g[at + k])
-    for k in range(1, n):
-        kk, vv = u[1 + k], g[at + k]
-        j = k - 1
-        while j >= 0 and u[1 + j] > kk:
-            u[2 + j] = u[1 + j]
-            g[at + j + 1] = g[at + j]
-            j -= 1
-        u[2 + j] = kk
-        g[at + j + 1] = vv
+    for k in range(n):
+        kk = u[1 + k]
+        r = 0
+        for j in range(k):
+            r += u[1 + j] <= kk
+        for j in range(k + 1, n):
+            r += u[1 + j] < kk
+        u[rank + k] = r
+    for k in range(n):
+        r = np.int64(u[rank + k])
+        while r != k:
+            g[at + k], g[at + r] = g[at + r], g[at + k]
+            u[rank + k], u[rank + r] = u[rank + r], np.uint64(r)
+            r = np.int64(u[rank + k])
 
 
 @kernel
