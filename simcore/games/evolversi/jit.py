@@ -1,9 +1,10 @@
 """How the batch engine's compiled kernels are built and cached (simcore/jit.py).
 
-The engine is numpy (the bots are numpy policies, decisions.py); the decision-free steps
-that loop per game (phase 1's draws with the own-deck reshuffle, phase 4's discards and
-market refill with the Evolution reshuffle) are numba kernels (kernels.py). Their cache
-folder is keyed by every source file of this package, as Capybara's and Evo's.
+The engine is numpy (the bots are numpy policies, decisions.py); every step that asks no
+decision and loops per game (the draws and reshuffles, placement, turn order, the effects'
+verbs, targets and conditions, the purchase, Events, SWAP_ABOVE, phase 4) is a numba
+kernel (kernels.py; docs/games/evolversi.md section 14). Their cache folder is keyed by
+every source file of this package, as Capybara's and Evo's.
 """
 from __future__ import annotations
 
