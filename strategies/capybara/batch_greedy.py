@@ -352,10 +352,10 @@ def best_gather(g, rk, s, colour, actor, now):
     tg = targets(g, rk, colour)
     if tg == 0:
         return now, 0, 0
-    removable, source = 0, 0           # the options' rule (live symbols), the look-ahead's (printed)
+    # a token may leave the options' targets tg (live symbols, as effect_options) and, in the
+    # look-ahead, every unlocked strike not banned by its printed symbol (source)
+    source = 0
     for i in range(m):
-        if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, False):
-            removable |= 1 << i
         if g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, True):
             source |= 1 << i
     best, arg, n = now, 0, 0
@@ -363,7 +363,7 @@ def best_gather(g, rk, s, colour, actor, now):
         x = seat_after(actor, j, P)
         has = False
         for i in range(m):
-            if (removable >> i) & 1 and g[ot + i * P + x] > 0:
+            if (tg >> i) & 1 and g[ot + i * P + x] > 0:
                 has = True
         if not has:
             continue

@@ -152,15 +152,12 @@ def effect_options(g, rk, eff, colour, actor, oo):
                 g[oo + 2 * n + 1] = -1
                 n += 1
     elif eff == GATHER:
-        removable = 0
-        for i in range(m):
-            if g[rk[O_SLOT] + i] >= 0 and g[rk[O_LOCK_N] + i] == 0 and not banned_for(g, rk, i, colour, False):
-                removable |= 1 << i
+        # a token may leave exactly the strikes it could be placed on (is_target): tg
         for j in range(P):
             x = seat_after(actor, j, P)
             has = False
             for i in range(m):
-                if (removable >> i) & 1 and g[ot + i * P + x] > 0:
+                if (tg >> i) & 1 and g[ot + i * P + x] > 0:
                     has = True
             if has:
                 for i in range(m):
