@@ -9,6 +9,7 @@ import pytest
 
 import strategies
 from simcore.games import GAMES
+from tests.games.kit import PROBE_MODULE
 
 PROBE = textwrap.dedent('''
     """A bot added by tests/games/test_new_bot_file.py (deleted after the test)."""
@@ -49,7 +50,7 @@ PLAY = textwrap.dedent('''
 @pytest.mark.parametrize("game", GAMES)
 def test_a_bot_in_one_new_file_plays_both_engines(game):
     folder = Path(strategies.__file__).parent / game
-    probe = folder / "probe_bot_under_test.py"
+    probe = folder / f"{PROBE_MODULE}.py"
     probe.write_text(PROBE.format(game=game))
     try:
         proc = subprocess.run([sys.executable, "-c", PLAY.format(game=game)], capture_output=True, text=True,
