@@ -64,16 +64,30 @@ def key(seed: int, games, stream: int, *address) -> np.ndarray:
     `games` is an int or an integer array of game indices; each element of `address` is an
     int or an integer array broadcastable against `games`.
     """
-    if isinstance(games, _INT) and games >= 0 and all(isinstance(a, _INT) and a >= 0 for a in address):
-        h = _prefix(int(seed) & _M64, int(games), int(stream))     # the same chain on Python ints
-        for a in address:
-            h = _mix_int(h ^ int(a))
-        return np.array(h, dtype=np.uint64)
+    h = None
+    rest = address
+    if isinstance(games, _INT) and games >= 0:
+        # the same chain on Python ints (a reference engine hashes one game at a time), as
+        # far as the address stays plain non-negative ints; an array element goes on below
+        h = _prefix(int(seed) & _M64, int(games), int(stream))
+        for i, a in enumerate(address):
+            if not isinstance(a, _INT) or a < 0:
+                rest = address[i:]
+                break
+            z = ((h ^ int(a)) + _G) & _M64          # _mix_int, inlined: the hottest line of
+            z = ((z ^ (z >> 30)) * _K1) & _M64      # every reference engine's random bot
+            z = ((z ^ (z >> 27)) * _K2) & _M64
+            h = z ^ (z >> 31)
+        else:
+            return np.array(h, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        h = _mix(np.asarray(np.uint64(seed & _M64)))
-        h = _mix(h ^ np.asarray(games, dtype=np.uint64))
-        h = _mix(h ^ np.uint64(stream))
-        for a in address:
+        if h is None:
+            h = _mix(np.asarray(np.uint64(seed & _M64)))
+            h = _mix(h ^ np.asarray(games, dtype=np.uint64))
+            h = _mix(h ^ np.uint64(stream))
+        else:
+            h = np.asarray(np.uint64(h))
+        for a in rest:
             h = _mix(h ^ np.asarray(a, dtype=np.uint64))
     return h
 
@@ -83,7 +97,7 @@ def below(h: np.ndarray, n) -> np.ndarray:
 
     floor(hi32 * n / 2**32): exact in uint64 for n < 2**32; bias below 1e-9 for small n.
     """
-    if isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and np.ndim(h) == 0:
+    if isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and h.ndim == 0:
         return np.int64(((int(h) >> 32) * int(n)) >> 32)       # one draw: the same value, no array overhead
     hi = np.asarray(h, dtype=np.uint64) >> np.uint64(32)
     return ((hi * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
