@@ -80,12 +80,11 @@ def outcome_row(out: dict, i: int | None = None) -> dict:
 def batch_rows(out: dict, index=None) -> list[dict]:
     """Rows `index` (default: all) of a batch outcome as plain lists, each converted once:
     per-game conversion of the whole batch made a 2,500-game agreement block quadratic."""
-    n = len(np.asarray(out["score"]))
-    index = range(n) if index is None else list(index)
-    cols = {k: np.asarray(out[k])[index].tolist() for k in OUTCOME_KEYS}
+    pick = slice(None) if index is None else list(index)
+    cols = {k: np.asarray(out[k])[pick].tolist() for k in OUTCOME_KEYS}
     for k, v in out.get("extra", {}).items():
-        cols[f"extra.{k}"] = np.ma.asarray(v)[index].tolist()  # a masked entry (not known) is None
-    return [{k: c[j] for k, c in cols.items()} for j in range(len(index))]
+        cols[f"extra.{k}"] = np.ma.asarray(v)[pick].tolist()  # a masked entry (not known) is None
+    return [dict(zip(cols, row)) for row in zip(*cols.values())]
 
 
 def assert_engines_agree(game: str, variant: str, players: int, bots, seed: int, games) -> None:
