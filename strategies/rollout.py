@@ -4,7 +4,12 @@ At a searched decision the bot tries every distinct legal option: for each it pl
 continuations to the end on the batch engine, all options x K games in one batch
 (`Game.branch`), every seat played by the base policy (default: the game's default bot),
 and takes the option with the best mean result: win share, then score margin (its score
-against the best other seat's, in the game's `score_sense`). Ties go to the lowest option.
+against the best other seat's, in the game's `score_sense`); `rank=margin` compares the mean
+margin first, then the win share. Ties go to the lowest option.
+
+Defaults are data owned by each game's bots: strategies/<game>/rollout.toml, `[rollout]`
+base / k / rank and the `source` (the measurement) behind them; without the file, the game's
+default bot, K = 16, rank=win. An option the spec gives always wins (docs/rollout.md, "Defaults").
 
 No cheating: continuation k starts from `Game.determinize(state, seat, key_k)`, the state
 with what the seat cannot see re-dealt consistently with what it saw. Reproducible:
@@ -24,6 +29,10 @@ seat it forces the chosen option through a script bot that falls back to the bas
 """
 from __future__ import annotations
 
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
 import numpy as np
 
 from simcore import rng
@@ -32,8 +41,40 @@ from simcore.games import GAMES, get_game
 
 from .registry import _BOTS, Bot, bot_names, register
 
+HERE = Path(__file__).resolve().parent
+RANKS = ("win", "margin")          # win: win share, then margin (the default); margin: margin first
+DEFAULT_KEYS = ("base", "k", "rank", "source")
 REQUIRED = ("search_kinds", "search_until", "decision_point", "legal_options", "determinize", "branch",
             "state_outcome")
+
+
+def defaults_file(game: str) -> Path:
+    return HERE / game / "rollout.toml"
+
+
+@lru_cache(maxsize=None)
+def defaults(game: str) -> dict:
+    """The game's rollout defaults, {"base", "k", "rank", "source"}: strategies/<game>/rollout.toml's
+    `[rollout]` table over the built-in ones (the game's default bot, K = 16, rank=win). An
+    unreadable file or an unknown key is a UserError naming the file and the key; the values
+    are checked as a spec's are (Rollout.__init__)."""
+    out = {"base": get_game(game).default_bot, "k": 16, "rank": "win", "source": "built-in"}
+    path = defaults_file(game)
+    if not path.exists():
+        return out
+    try:
+        table = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise UserError(f"rollout defaults {path}: cannot read it ({e})", key="bots") from None
+    body = table.get("rollout")
+    if set(table) != {"rollout"} or not isinstance(body, dict):
+        raise UserError(f"rollout defaults {path}: expected one [rollout] table, got {sorted(table)}", key="bots")
+    bad = [k for k in body if k not in DEFAULT_KEYS]
+    if bad:
+        raise UserError(f"rollout defaults {path}: unknown key {bad[0]!r} (keys: {', '.join(DEFAULT_KEYS)})",
+                        key="bots")
+    out.update(body)
+    return out
 
 
 def missing(game) -> list[str]:
@@ -42,17 +83,23 @@ def missing(game) -> list[str]:
 
 
 class Rollout:
-    """Flat Monte Carlo search: `rollout:k=16,base=greedy,kinds=action` (kinds: '/'-separated)."""
+    """Flat Monte Carlo search: `rollout:k=16,base=greedy,kinds=action,rank=win` (kinds:
+    '/'-separated); an option not given comes from the game's defaults (`defaults`)."""
 
     plays_games = True
     game = ""                          # set by the per-game registration below
 
-    def __init__(self, k=16, base="", kinds=""):
+    def __init__(self, k=None, base="", kinds="", rank=""):
         g = get_game(self.game)
+        table = defaults(self.game)
+        k = table["k"] if k is None else k
+        rank = str(rank or table["rank"])
+        if rank not in RANKS:
+            raise UserError(f"rollout: rank must be one of {', '.join(RANKS)}, got {rank!r}", key="bots")
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise UserError(f"rollout: k (continuations per option) must be a whole number >= 1, got {k!r}",
                             key="bots")
-        base = str(base or g.default_bot)
+        base = str(base or table["base"])
         script = _BOTS.get((self.game, "script"))
         able = [n for n in bot_names(self.game) if script is not None and _falls_back(script, n)]
         if base not in able:
@@ -63,7 +110,7 @@ class Rollout:
         if bad:
             raise UserError(f"rollout: unknown decision kind {bad[0]!r} for {self.game}; kinds it can search: "
                             f"{', '.join(g.search_kinds)}", key="bots")
-        self.k, self.base, self.kinds = k, base, tuple(names)
+        self.k, self.base, self.kinds, self.rank = k, base, tuple(names), rank
 
     # the engines' faces: a rollout seat handed to an engine directly plays as its base
     def batch(self, rs):
@@ -93,7 +140,8 @@ class Rollout:
         win, margin = result_of(out, seat, getattr(g, "score_sense", 1))
         win = win.reshape(len(options), self.k).mean(axis=1)
         margin = margin.reshape(len(options), self.k).mean(axis=1)
-        return max(range(len(options)), key=lambda i: (round(win[i], 9), round(margin[i], 9), -i))
+        first, second = (win, margin) if self.rank == "win" else (margin, win)
+        return max(range(len(options)), key=lambda i: (round(first[i], 9), round(second[i], 9), -i))
 
     def play_games(self, rs, players, bots, seed, games, engine="batch", log=None) -> dict:
         return play_games(self.game, rs, players, bots, seed, games, engine, log)
