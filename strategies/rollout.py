@@ -89,10 +89,16 @@ class Rollout:
         states = [g.determinize(rs, state, seat, key) for key in keys]
         P = len(state["seats"])
         bots = [self.forcing() if s == seat else Bot(self.game, self.base) for s in range(P)]
-        out = g.branch(rs, states, seat, kind, options, bots, seed, game, keys)
+        pruned = getattr(g, "branch_pruned", None)
+        if pruned is not None:        # options that cannot have the best win share left out
+            out, live = pruned(rs, states, seat, kind, options, bots, seed, game, keys)
+        else:
+            out, live = g.branch(rs, states, seat, kind, options, bots, seed, game, keys), None
         win, margin = result_of(out, seat, getattr(g, "score_sense", 1))
         win = win.reshape(len(options), self.k).mean(axis=1)
         margin = margin.reshape(len(options), self.k).mean(axis=1)
+        if live is not None:
+            win = np.where(live, win, -np.inf)
         return max(range(len(options)), key=lambda i: (round(win[i], 9), round(margin[i], 9), -i))
 
     def play_games(self, rs, players, bots, seed, games, engine="batch", log=None) -> dict:

@@ -118,6 +118,14 @@ class EvoGame(SearchFace):
         from .branch import branch
         return _common(branch(rs, states, seat, kind, options, bots, seed, game, keys), len(states[0]["seats"]))
 
+    def branch_pruned(self, rs, states, seat, kind, options, bots, seed, game, keys) -> tuple[dict, np.ndarray]:
+        """`branch` leaving out the options that cannot have the best mean win share of `seat`
+        (branch.branch_pruned): (outcomes, live per option); rows of options not live are
+        not to be read."""
+        from .branch import branch_pruned
+        out, live = branch_pruned(rs, states, seat, kind, options, bots, seed, game, keys)
+        return _common(out, len(states[0]["seats"])), live
+
     def state_outcome(self, rs, players, raw) -> dict:
         """run_state's end outcome (its second value) as the Outcome of one game (B = 1).
         The per-game tallies (attacks, kills, births, climate_deaths, events) of a game
