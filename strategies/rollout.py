@@ -142,8 +142,13 @@ def play_one(game_name, rs, players, bots, seed, game, engine="batch", log=None)
     plain = [sr.forcing() if sr else b for sr, b in zip(searchers, bots)]
     state = g.new_state(rs, players, plain, seed, game)
     n = 0                    # searched decisions so far: each has its own continuation keys
+    seat_of = getattr(g, "decision_seat", None)      # optional: decision_point's seat, cheaply
     while True:
-        point = g.decision_point(rs, state)
+        if seat_of is None:
+            point = g.decision_point(rs, state)
+        else:
+            at = seat_of(rs, state)
+            point = g.decision_point(rs, state) if at is not None and searchers[at] else None
         now = plain
         if point is not None and searchers[point[0]] and point[1] in searchers[point[0]].kinds:
             seat, kind = point

@@ -248,3 +248,16 @@ def test_pruned_branch_plays_the_live_options_as_branch_and_keeps_the_choice():
         assert (win[~live] < win[live].max()).all()
         out_of += int((~live).sum())
     assert out_of > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_decision_seat_is_the_seat_of_the_decision_point(players):
+    """The rollout driver asks decision_point only where decision_seat names a searching seat:
+    decision_seat is None wherever decision_point is, and its seat otherwise."""
+    seen = Counter()
+    for state in _states(players, 5, 1):
+        point, seat = G.decision_point(RS, state), G.decision_seat(RS, state)
+        if point is not None:
+            assert seat == point[0]
+        seen[(point is not None, seat is not None)] += 1
+    assert (True, False) not in seen and seen[(True, True)] > 10 and seen[(False, False)] > 0

@@ -93,7 +93,8 @@ class EvoGame(SearchFace):
         check_state_bots("evo", state, bots, choices)
         if engine == "batch":
             from .rules import run_state
-            out = run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
+            from .rules import policies_of
+            out = run_state(rs, state, policies_of(rs, bots), seed, game, until)
         else:
             from .reference import run_state
             out = run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
@@ -113,6 +114,11 @@ class EvoGame(SearchFace):
     search_kinds = ("bid", "move")     # search.py's module doc says why these two
     search_until = "turn"              # each seat's turn of an auction or a movement phase
     score_sense = 1                    # MP: higher is better
+
+    def decision_seat(self, rs, state):
+        """search.decision_seat: decision_point's seat, cheaply (None: no decision point)."""
+        from .search import decision_seat
+        return decision_seat(rs, state)
 
     def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
         from .branch import branch

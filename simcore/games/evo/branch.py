@@ -17,7 +17,7 @@ from . import batch_io
 from .batch_game import outcome, run
 from .codes import DECISIONS, UNTIL_END
 from .jit import kernel
-from .rules import _outputs, _quiet, _rows, check_error, check_players, pack
+from .rules import _outputs, _quiet, _rows, check_error, check_players, pack, policies_of
 from .state import O_OPTS, Packed, O_PTMP, O_SCRIPT, O_SCRIPT_N, O_SPOS, PTMP_MEMO_KEY, R_E, R_L, R_P, R_Z
 
 
@@ -101,7 +101,7 @@ def _prepare(rs, states, seat, kind, options, bots, seed, game, keys):
     if kind not in DECISIONS:
         raise UserError(f"unknown decision kind {kind!r}; kinds: {', '.join(DECISIONS)}", key="kinds")
     players = batch_io.players_of(states[0])
-    policies = [b.batch_policy(rs) for b in bots]
+    policies = policies_of(rs, bots)
     check_players(rs, players, policies)
     pk, pol = pack(rs, players, policies, seed, max(batch_io.rounds_needed(st) for st in states))
     # states[0] loaded whole; the others (determinizations of one state) differ only in

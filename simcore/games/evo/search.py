@@ -91,6 +91,18 @@ def _point(rs, state: dict):
     return (s, "move", g, g.move_options(s, points, 0, 0)) if points >= 1 else None
 
 
+def decision_seat(rs, state: dict):
+    """The seat `decision_point` names if the state has a decision point, from the state's
+    fields alone (no engine loaded): the seat whose turn it is, or None where
+    decision_point is None whatever the options (the rollout driver skips decision_point
+    for a seat that does not search)."""
+    if state.get("ended") or state["phase"] not in ("mutation", "movement"):
+        return None
+    if state["phase"] == "mutation" and not _lab_drawn(state):
+        return None
+    return state.get("order", list(range(len(state["seats"]))))[state.get("cursor", 0)]
+
+
 def decision_point(rs, state: dict):
     """(seat, kind) of the searchable decision at a saved state, or None (module doc)."""
     point = _point(rs, state)
