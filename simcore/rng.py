@@ -117,6 +117,16 @@ def shuffle_order(seed: int, game: int, stream: int, uids, *address) -> list:
     uids = list(uids)
     if not uids:
         return []
+    if (isinstance(seed, _INT) and isinstance(game, _INT) and game >= 0 and all(isinstance(a, _INT) and a >= 0
+                                                                              for a in address)
+            and all(isinstance(x, _INT) and 0 <= x <= _M64 for x in uids)):
+        # one game: key's chain on Python ints (the same keys, no array overhead); a stable
+        # sort of them is argsort(kind="stable")
+        h = _prefix(int(seed) & _M64, int(game), int(stream))
+        for a in address:
+            h = _mix_int(h ^ int(a))
+        hk = [_mix_int(h ^ int(x)) for x in uids]
+        return [uids[i] for i in sorted(range(len(uids)), key=hk.__getitem__)]
     keys = key(seed, game, stream, *address, np.asarray(uids, dtype=np.uint64))
     return [uids[i] for i in np.argsort(keys, kind="stable")]
 

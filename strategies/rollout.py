@@ -136,10 +136,18 @@ class Rollout:
         states = [g.determinize(rs, state, seat, key) for key in keys]
         P = len(state["seats"])
         bots = [self.forcing() if s == seat else Bot(self.game, self.base) for s in range(P)]
-        out = g.branch(rs, states, seat, kind, options, bots, seed, game, keys)
+        # options that cannot have the best win share left out (exact: only where win share
+        # ranks first; under rank=margin every option is played whole)
+        pruned = getattr(g, "branch_pruned", None) if self.rank == "win" else None
+        if pruned is not None:
+            out, live = pruned(rs, states, seat, kind, options, bots, seed, game, keys)
+        else:
+            out, live = g.branch(rs, states, seat, kind, options, bots, seed, game, keys), None
         win, margin = result_of(out, seat, getattr(g, "score_sense", 1))
         win = win.reshape(len(options), self.k).mean(axis=1)
         margin = margin.reshape(len(options), self.k).mean(axis=1)
+        if live is not None:
+            win = np.where(live, win, -np.inf)
         first, second = (win, margin) if self.rank == "win" else (margin, win)
         return max(range(len(options)), key=lambda i: (round(first[i], 9), round(second[i], 9), -i))
 
@@ -184,8 +192,13 @@ def play_one(game_name, rs, players, bots, seed, game, engine="batch", log=None)
     plain = [sr.forcing() if sr else b for sr, b in zip(searchers, bots)]
     state = g.new_state(rs, players, plain, seed, game)
     n = 0                    # searched decisions so far: each has its own continuation keys
+    seat_of = getattr(g, "decision_seat", None)      # optional: decision_point's seat, cheaply
     while True:
-        point = g.decision_point(rs, state)
+        if seat_of is None:
+            point = g.decision_point(rs, state)
+        else:
+            at = seat_of(rs, state)
+            point = g.decision_point(rs, state) if at is not None and searchers[at] else None
         now = plain
         if point is not None and searchers[point[0]] and point[1] in searchers[point[0]].kinds:
             seat, kind = point

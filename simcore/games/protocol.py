@@ -149,3 +149,12 @@ class Searchable(Protocol):
 
     def state_outcome(self, rs, players: int, raw: dict) -> Outcome:
         """run_state's end outcome (its second value) as the Outcome of one game (B = 1)."""
+
+    # Optional, for speed only (a search must choose the same option with or without them;
+    # Evo provides both, docs/rollout.md "Session 12 (speed, the same choices)"):
+    #   decision_seat(rs, state) -> int | None: decision_point's seat (None: no decision
+    #       point), cheaper than decision_point; the driver skips the point of a seat
+    #       that does not search.
+    #   branch_pruned(...same as branch) -> (Outcome, live): branch, but the continuations
+    #       of an option that provably cannot have the best mean win share are left out
+    #       (live[o] False; its rows are not to be read); used only where win share ranks first.

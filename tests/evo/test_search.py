@@ -185,3 +185,79 @@ def test_rollout_rows_leave_the_unknown_tallies_null_and_greedy_rows_count_them(
     assert both["births"].mean() == plain["births"].mean()      # the average of the games that have it
     # what is known of a rollout game is still there
     assert search.select("sector", "rounds", "s0_dinosaurs").null_count().row(0) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_load_hidden_writes_what_a_whole_load_writes(players):
+    """branch loads the first determinization whole and writes only the hidden part of the
+    others (batch_io.load_hidden): each must be, word for word, the whole load of its state."""
+    import numpy as np
+
+    from simcore.games.evo import batch_io
+    from simcore.games.evo.state import O_OPTS, new_packed
+    checked = 0
+    for n, state in enumerate(_states(players, 4, 2)):
+        point = G.decision_point(RS, state)
+        if n % 3 or point is None:
+            continue
+        seat = point[0]
+        worlds = [G.determinize(RS, state, seat, key) for key in (3, 5, 8)] + [state]
+        pk = new_packed(RS, players, 4, 40)
+        batch_io.load(RS, pk, worlds[0], 2)
+        for w in worlds[1:]:
+            assert batch_io.same_public(worlds[0], w)
+            whole = new_packed(RS, players, 4, 40)
+            batch_io.load(RS, whole, w, 2)
+            row = pk.g[:int(pk.rk[O_OPTS])].copy()
+            batch_io.load_hidden(RS, pk.rk, row, w)
+            assert np.array_equal(row, whole.g[:len(row)])
+            assert np.array_equal(pk.g[len(row):], whole.g[len(row):])
+            checked += 1
+    assert checked > 20
+    other = dict(state, round=state["round"] + 1)
+    assert not batch_io.same_public(state, other)
+    seats = [dict(s) for s in state["seats"]]
+    seats[0]["mp"] += 1
+    assert not batch_io.same_public(state, dict(state, seats=seats))
+
+
+def test_pruned_branch_plays_the_live_options_as_branch_and_keeps_the_choice():
+    """branch_pruned leaves out options that cannot have the best mean win share: every row of
+    a live option is branch's row, an option left out has a lower mean win share than some
+    live one (so the search chooses what it chooses with every row played), and some
+    options are left out."""
+    import numpy as np
+
+    from strategies.rollout import result_of
+    greedy = make_bots("evo", "greedy", 1)[0]
+    K, out_of = 8, 0
+    for n, (state, (seat, kind)) in enumerate(_points()):
+        if n % 2 or n > 40:
+            continue
+        options = list(range(len(G.legal_options(RS, state, seat, kind))))
+        bots = [_forcing() if s == seat else greedy for s in range(4)]
+        keys = list(range(100 + n, 100 + n + K))
+        states = [G.determinize(RS, state, seat, key) for key in keys]
+        full = G.branch(RS, states, seat, kind, options, bots, 4, 2, keys)
+        part, live = G.branch_pruned(RS, states, seat, kind, options, bots, 4, 2, keys)
+        assert live.any()
+        rows = np.repeat(live, K)
+        for f in ("score", "winner", "acquired", "rounds"):
+            assert np.array_equal(np.asarray(full[f])[rows], np.asarray(part[f])[rows])
+        win = result_of(full, seat, 1)[0].reshape(len(options), K).mean(axis=1)
+        assert (win[~live] < win[live].max()).all()
+        out_of += int((~live).sum())
+    assert out_of > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_decision_seat_is_the_seat_of_the_decision_point(players):
+    """The rollout driver asks decision_point only where decision_seat names a searching seat:
+    decision_seat is None wherever decision_point is, and its seat otherwise."""
+    seen = Counter()
+    for state in _states(players, 5, 1):
+        point, seat = G.decision_point(RS, state), G.decision_seat(RS, state)
+        if point is not None:
+            assert seat == point[0]
+        seen[(point is not None, seat is not None)] += 1
+    assert (True, False) not in seen and seen[(True, True)] > 10 and seen[(False, False)] > 0

@@ -93,7 +93,8 @@ class EvoGame(SearchFace):
         check_state_bots("evo", state, bots, choices)
         if engine == "batch":
             from .rules import run_state
-            out = run_state(rs, state, [b.batch_policy(rs) for b in bots], seed, game, until)
+            from .rules import policies_of
+            out = run_state(rs, state, policies_of(rs, bots), seed, game, until)
         else:
             from .reference import run_state
             out = run_state(rs, state, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game,
@@ -114,9 +115,22 @@ class EvoGame(SearchFace):
     search_until = "turn"              # each seat's turn of an auction or a movement phase
     score_sense = 1                    # MP: higher is better
 
+    def decision_seat(self, rs, state):
+        """search.decision_seat: decision_point's seat, cheaply (None: no decision point)."""
+        from .search import decision_seat
+        return decision_seat(rs, state)
+
     def branch(self, rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
         from .branch import branch
         return _common(branch(rs, states, seat, kind, options, bots, seed, game, keys), len(states[0]["seats"]))
+
+    def branch_pruned(self, rs, states, seat, kind, options, bots, seed, game, keys) -> tuple[dict, np.ndarray]:
+        """`branch` leaving out the options that cannot have the best mean win share of `seat`
+        (branch.branch_pruned): (outcomes, live per option); rows of options not live are
+        not to be read."""
+        from .branch import branch_pruned
+        out, live = branch_pruned(rs, states, seat, kind, options, bots, seed, game, keys)
+        return _common(out, len(states[0]["seats"])), live
 
     def state_outcome(self, rs, players, raw) -> dict:
         """run_state's end outcome (its second value) as the Outcome of one game (B = 1).

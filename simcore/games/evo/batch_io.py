@@ -7,6 +7,8 @@ written with phase "initiative" (the columns the seats took in the mutation phas
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import UserError
 from . import state as S
 from .codes import END_REASONS, PHASES
@@ -38,10 +40,16 @@ def trajectory_rows(pk: S.Packed) -> int:
 class _Uids:
     """Hands out the uids of each name's copies in order of appearance."""
 
+    _FREE: dict = {}         # id(rows) -> (rows, name -> its uids): uid_order once per table
+
     def __init__(self, rows, what):
-        self.free: dict[str, list[int]] = {}
-        for uid, (name, _) in enumerate(uid_order(rows)):
-            self.free.setdefault(name, []).append(uid)
+        hit = _Uids._FREE.get(id(rows))
+        if hit is None or hit[0] is not rows:
+            free: dict[str, list[int]] = {}
+            for uid, (name, _) in enumerate(uid_order(rows)):
+                free.setdefault(name, []).append(uid)
+            hit = _Uids._FREE[id(rows)] = (rows, free)
+        self.free = {name: list(uids) for name, uids in hit[1].items()}
         self.what = what
 
     def take(self, name, where):
@@ -110,7 +118,7 @@ def load(rs, pk: S.Packed, state: dict, game: int) -> None:
             raise UserError(f"forced draw {name!r} is not in the bag", key="draws")
         g[rk[S.O_DRAWS] + k] = e
     g[S.G_DRAWS_N] = len(draws)
-    faces = [n for n, _ in uid_order(rs.tables["die"])]
+    faces = _uid_names(rs.tables["die"])
     dice = _list(state.get("dice", []), "state.dice")
     if len(dice) > int(rk[S.R_DICE]):
         raise UserError(f"at most {int(rk[S.R_DICE])} forced die faces", key="state.dice")
@@ -201,6 +209,93 @@ def load(rs, pk: S.Packed, state: dict, game: int) -> None:
         set_traits(g, rk, s)
 
 
+# The fields `determinize` re-deals (search.py): a determinization differs from the state it
+# came from only in these, so `branch` loads one state fully and writes only these for the rest.
+HIDDEN = ("climate_pile", "climate_revealed", "climate_out", "bag", "event_deck", "event_discard")
+
+
+def same_public(a: dict, b: dict) -> bool:
+    """True if states a and b differ at most in what `load_hidden` writes (HIDDEN and the
+    seats' events)."""
+    if a.keys() != b.keys() or len(a["seats"]) != len(b["seats"]):
+        return False
+    if any(a[k] != b[k] for k in a if k not in HIDDEN and k != "seats"):
+        return False
+    for x, y in zip(a["seats"], b["seats"]):
+        if x.keys() != y.keys() or any(x[k] != y[k] for k in x if k != "events"):
+            return False
+    return True
+
+
+def load_hidden(rs, rk, g, state: dict) -> None:
+    """Write into g (a full `load` of a state with the same public part, `same_public`) the
+    climate tokens, the bag, the event cards and the hands of `state`: afterwards g is what
+    `load(state)` writes (tests/evo/test_search.py checks it word for word). A name `load`
+    would reject is left to `load` (its error message)."""
+    P, E, NEV, NCL = int(rk[S.R_P]), int(rk[S.R_E]), int(rk[S.R_NEV]), int(rk[S.R_NCL])
+    try:
+        tokens = _Uids(rs.tables["climate"], "climate token").free
+        tokens = {name: iter(uids) for name, uids in tokens.items()}
+        for field, at, count in (("climate_pile", S.O_PILE, S.G_PILE_N), ("climate_revealed", S.O_REV, S.G_REV_N),
+                                 ("climate_out", S.O_OUT, S.G_OUT_N)):
+            names = state.get(field, [])
+            o = int(rk[at])
+            g[o:o + NCL] = 0
+            g[o:o + len(names)] = [next(tokens[name]) for name in names]
+            g[count] = len(names)
+        genes = _gene_index(rs)
+        bag = [0] * E
+        for name in state.get("bag", []):
+            bag[genes[name]] += 1
+        if any(bag[genes[name]] < 1 for name in state.get("draws", [])):
+            raise KeyError("draws")
+        events = _Uids(rs.tables["events"], "event card").free
+        events = {name: iter(uids) for name, uids in events.items()}
+        cards = []
+        for field, at, count in (("event_deck", S.O_DECK, S.G_DECK_N), ("event_discard", S.O_DISC, S.G_DISC_N)):
+            names = state.get(field, [])
+            cards.append((int(rk[at]), [next(events[name]) for name in names]))
+            g[count] = len(names)
+        hands = [[next(events[name]) for name in seat.get("events", [])] for seat in state["seats"]]
+    except (KeyError, StopIteration, TypeError):
+        load(rs, S.Packed(rk, g, np.zeros(1, np.uint64)), state, 0)       # raises the user error
+        raise RuntimeError("load_hidden: a state load accepts") from None
+    o = int(rk[S.O_BAG])
+    g[o:o + E] = bag
+    for o, uids in cards:
+        g[o:o + NEV] = 0
+        g[o:o + len(uids)] = uids
+    g[S.G_EVENTS] = g[S.G_DISC_N]
+    o, on = int(rk[S.O_HAND]), int(rk[S.O_HAND_N])
+    g[o:o + P * NEV] = 0
+    for s, hand in enumerate(hands):
+        g[o + s * NEV:o + s * NEV + len(hand)] = hand
+        g[on + s] = len(hand)
+
+
+_GENES: dict = {}
+
+
+def _uid_names(rows) -> list[str]:
+    """The name of each uid of a table (uid_order), once per table (not to be changed)."""
+    hit = _NAMES.get(id(rows))
+    if hit is None or hit[0] is not rows:
+        hit = _NAMES[id(rows)] = (rows, [n for n, _ in uid_order(rows)])
+    return hit[1]
+
+
+_NAMES: dict = {}
+
+
+def _gene_index(rs) -> dict:
+    """Gene name -> its index in gene_names(rs), once per genes table."""
+    rows = rs.tables["genes"]
+    hit = _GENES.get(id(rows))
+    if hit is None or hit[0] is not rows:
+        hit = _GENES[id(rows)] = (rows, {n: e for e, n in enumerate(S.gene_names(rs))})
+    return hit[1]
+
+
 def _winners(mp, count) -> list[int]:
     best = max(zip(mp, count))
     return [s for s in range(len(mp)) if (mp[s], count[s]) == best]
@@ -237,10 +332,10 @@ def dump(rs, pk: S.Packed) -> dict:
     """The JSON state (contract 15) of pk.g."""
     rk, g = pk.rk, pk.g
     P, Z, E, NEV = int(rk[S.R_P]), int(rk[S.R_Z]), int(rk[S.R_E]), int(rk[S.R_NEV])
-    genes = S.gene_names(rs)
-    tok = [n for n, _ in uid_order(rs.tables["climate"])]
-    evn = [n for n, _ in uid_order(rs.tables["events"])]
-    faces = [n for n, _ in uid_order(rs.tables["die"])]
+    genes = list(_gene_index(rs))
+    tok = _uid_names(rs.tables["climate"])
+    evn = _uid_names(rs.tables["events"])
+    faces = _uid_names(rs.tables["die"])
     zones = S.map_of(rs, P).names
 
     def seg(at, a, b, names):

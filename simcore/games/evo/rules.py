@@ -54,6 +54,26 @@ def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple
     return pk, tuple(pol)
 
 
+_POLICIES: dict = {}
+
+
+def policies_of(rs, bots) -> list:
+    """Each bot's batch policy, built once per (ruleset content, bot) in a process (a
+    search driver asks for the same bots' policies at every turn); a bot that is not
+    hashable (a script's choices) is built each time."""
+    out = []
+    for b in bots:
+        try:
+            p = _POLICIES.get((rs.hash, b))
+        except TypeError:
+            out.append(b.batch_policy(rs))
+            continue
+        if p is None:
+            p = _POLICIES[(rs.hash, b)] = b.batch_policy(rs)
+        out.append(p)
+    return out
+
+
 def check_error(err: int, game: int) -> None:
     seat_policies.check_choice_error(err, game, DECISIONS, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_BAD_CHOICE)
     if err == ERR_NO_PILE:

@@ -91,6 +91,18 @@ def _point(rs, state: dict):
     return (s, "move", g, g.move_options(s, points, 0, 0)) if points >= 1 else None
 
 
+def decision_seat(rs, state: dict):
+    """The seat `decision_point` names if the state has a decision point, from the state's
+    fields alone (no engine loaded): the seat whose turn it is, or None where
+    decision_point is None whatever the options (the rollout driver skips decision_point
+    for a seat that does not search)."""
+    if state.get("ended") or state["phase"] not in ("mutation", "movement"):
+        return None
+    if state["phase"] == "mutation" and not _lab_drawn(state):
+        return None
+    return state.get("order", list(range(len(state["seats"]))))[state.get("cursor", 0)]
+
+
 def decision_point(rs, state: dict):
     """(seat, kind) of the searchable decision at a saved state, or None (module doc)."""
     point = _point(rs, state)
@@ -110,9 +122,29 @@ def legal_options(rs, state: dict, seat: int, kind: str) -> list:
     return [o if o[0] == "stop" else (o[0], g.zname(o[1]), g.zname(o[2])) for o in options]
 
 
+_TABLES: dict = {}
+
+
+def _tables(rs) -> tuple:
+    """(meteorite names, unique gene names, each unique gene's copies, Sixth sense's peek per
+    active gene name) of a ruleset's tables, worked out once per pair of tables."""
+    genes, climate = rs.tables["genes"], rs.tables["climate"]
+    hit = _TABLES.get((id(genes), id(climate)))
+    if hit is None or hit[0] is not genes or hit[1] is not climate:
+        meteor = {r["name"] for r in climate if r["kind"] == "meteorite"}
+        unique = {r["name"] for r in genes if r["kind"] == "unique"}
+        every = Counter()
+        for r in genes:
+            if r["name"] in unique:
+                every[r["name"]] += int(r["copies"])
+        sixth = {r["name"]: int(r["amount"]) for r in genes if r["effect"] == "sixth_sense" and r["active"]}
+        hit = _TABLES[(id(genes), id(climate))] = (genes, climate, (meteor, unique, every, sixth))
+    return hit[2]
+
+
 def _climate(rs, state: dict, peek: int, key: int) -> tuple[list, list]:
     """The re-dealt (climate_pile, climate_out) (module doc); the top `peek` tokens are seen."""
-    meteor = {r["name"] for r in rs.tables["climate"] if r["kind"] == "meteorite"}
+    meteor = _tables(rs)[0]
     pile, out = list(state.get("climate_pile", [])), list(state.get("climate_out", []))
     fixed = pile[:peek]
     rest = pile[len(fixed):]
@@ -136,11 +168,7 @@ def _climate(rs, state: dict, peek: int, key: int) -> tuple[list, list]:
 
 def _bag(rs, state: dict, key: int) -> list:
     """The bag with its unseen unique genes re-dealt (module doc)."""
-    unique = {r["name"] for r in rs.tables["genes"] if r["kind"] == "unique"}
-    every = Counter()
-    for r in rs.tables["genes"]:
-        if r["name"] in unique:
-            every[r["name"]] += int(r["copies"])
+    _, unique, every, _ = _tables(rs)
     draws = list(state.get("draws", []))
     seen = Counter(n for s in state["seats"] for n in s.get("genes", []) if n in unique)
     seen += Counter(n for n in draws if n in unique)
@@ -165,8 +193,7 @@ def determinize(rs, state: dict, seat: int, key: int) -> dict:
         seats[x]["events"] = sorted(next(it) for _ in seats[x].get("events", []))
     out["event_deck"] = list(it)
     # an active Sixth sense shows its holder the next `amount` climate tokens (genes.csv)
-    sixth = {r["name"]: int(r["amount"]) for r in rs.tables["genes"]
-             if r["effect"] == "sixth_sense" and r["active"]}
+    sixth = _tables(rs)[3]
     peek = max((sixth[n] for n in seats[seat].get("genes", []) if n in sixth), default=0)
     out["climate_pile"], out["climate_out"] = _climate(rs, state, peek, key)
     out["bag"] = _bag(rs, state, key)
