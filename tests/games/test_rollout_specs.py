@@ -107,3 +107,29 @@ def test_rank_margin_orders_by_the_mean_margin_first(monkeypatch):
     by_win = make_bot("capybara", "rollout:k=2")._impl().choose(None, state, 0, "action", [0, 1], 0, 0)
     by_margin = make_bot("capybara", "rollout:k=2,rank=margin")._impl().choose(None, state, 0, "action", [0, 1], 0, 0)
     assert (by_win, by_margin) == (0, 1)
+
+
+def test_rank_margin_plays_every_option_whole_where_a_game_prunes(monkeypatch):
+    """A pruned branch (Evo's branch_pruned) drops options by win share only: under rank=margin
+    the bot must play every option whole (branch), or a dropped option's margin would be lost."""
+    from simcore.games import get_game
+    from strategies import rollout
+    from strategies.registry import make_bot
+    g = get_game("evo")
+    assert hasattr(g, "branch_pruned"), "evo no longer prunes: this test needs another game that does"
+    calls = []
+    win = np.array([1.0, 1.0, 0.0, 0.5])
+    margin = np.array([1.0, 1.0, -4.0, 20.0])
+    monkeypatch.setattr(rollout, "result_of", lambda out, seat, sense: (win, margin))
+    monkeypatch.setattr(g, "determinize", lambda rs, state, seat, key: state)
+    monkeypatch.setattr(g, "branch", lambda *a, **k: calls.append("branch"))
+
+    def pruned(*a, **k):
+        calls.append("pruned")
+        return None, np.array([True, False])       # option 1 left out: its rows are not read
+    monkeypatch.setattr(g, "branch_pruned", pruned)
+    state = {"seats": [0, 1, 2, 3]}
+    by_win = make_bot("evo", "rollout:k=2")._impl().choose(None, state, 0, "bid", [0, 1], 0, 0)
+    by_margin = make_bot("evo", "rollout:k=2,rank=margin")._impl().choose(None, state, 0, "bid", [0, 1], 0, 0)
+    assert calls == ["pruned", "branch"]
+    assert (by_win, by_margin) == (0, 1)
