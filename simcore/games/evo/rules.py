@@ -55,6 +55,7 @@ def pack(rs, players, policies, seed, traj_rows: int = 0) -> tuple[Packed, tuple
 
 
 _POLICIES: dict = {}
+_CACHE_MAX = 256            # (ruleset, bot) pairs kept: a sweep over many rulesets stays flat
 
 
 def policies_of(rs, bots) -> list:
@@ -69,6 +70,8 @@ def policies_of(rs, bots) -> list:
             out.append(b.batch_policy(rs))
             continue
         if p is None:
+            if len(_POLICIES) >= _CACHE_MAX:
+                _POLICIES.clear()
             p = _POLICIES[(rs.hash, b)] = b.batch_policy(rs)
         out.append(p)
     return out

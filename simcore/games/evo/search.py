@@ -123,6 +123,7 @@ def legal_options(rs, state: dict, seat: int, kind: str) -> list:
 
 
 _TABLES: dict = {}
+_TABLES_MAX = 64            # table pairs kept (a sweep over many rulesets stays flat)
 
 
 def _tables(rs) -> tuple:
@@ -138,6 +139,8 @@ def _tables(rs) -> tuple:
             if r["name"] in unique:
                 every[r["name"]] += int(r["copies"])
         sixth = {r["name"]: int(r["amount"]) for r in genes if r["effect"] == "sixth_sense" and r["active"]}
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
         hit = _TABLES[(id(genes), id(climate))] = (genes, climate, (meteor, unique, every, sixth))
     return hit[2]
 
