@@ -58,36 +58,41 @@ def _prefix(seed: int, game: int, stream: int) -> int:
     return _mix_int(_mix_int(_mix_int(seed) ^ game) ^ stream)
 
 
+def _chain_int(seed, game: int, stream: int, address: tuple) -> tuple[int, tuple]:
+    """key's chain on Python ints for one game (a reference engine hashes one game at a
+    time), as far as `address` stays plain non-negative ints: (the hash so far, the rest of
+    the address, from its first other element)."""
+    h = _prefix(int(seed) & _M64, int(game), int(stream))
+    for i, a in enumerate(address):
+        if not isinstance(a, _INT) or a < 0:
+            return h, address[i:]
+        z = ((h ^ int(a)) + _G) & _M64          # _mix_int, inlined: the hottest line of
+        z = ((z ^ (z >> 30)) * _K1) & _M64      # every reference engine's random bot
+        z = ((z ^ (z >> 27)) * _K2) & _M64
+        h = z ^ (z >> 31)
+    return h, ()
+
+
 def key(seed: int, games, stream: int, *address) -> np.ndarray:
     """uint64 hash of (seed, game, stream, *address), vectorised over `games`.
 
     `games` is an int or an integer array of game indices; each element of `address` is an
     int or an integer array broadcastable against `games`.
     """
-    h = None
-    rest = address
     if isinstance(games, _INT) and games >= 0:
-        # the same chain on Python ints (a reference engine hashes one game at a time), as
-        # far as the address stays plain non-negative ints; an array element goes on below
-        h = _prefix(int(seed) & _M64, int(games), int(stream))
-        for i, a in enumerate(address):
-            if not isinstance(a, _INT) or a < 0:
-                rest = address[i:]
-                break
-            z = ((h ^ int(a)) + _G) & _M64          # _mix_int, inlined: the hottest line of
-            z = ((z ^ (z >> 30)) * _K1) & _M64      # every reference engine's random bot
-            z = ((z ^ (z >> 27)) * _K2) & _M64
-            h = z ^ (z >> 31)
-        else:
+        h, rest = _chain_int(seed, games, stream, address)
+        if not rest:
             return np.array(h, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        if h is None:
-            h = _mix(np.asarray(np.uint64(seed & _M64)))
-            h = _mix(h ^ np.asarray(games, dtype=np.uint64))
-            h = _mix(h ^ np.uint64(stream))
-        else:
+        with np.errstate(over="ignore"):          # an array element: the chain goes on in numpy
             h = np.asarray(np.uint64(h))
-        for a in rest:
+            for a in rest:
+                h = _mix(h ^ np.asarray(a, dtype=np.uint64))
+        return h
+    with np.errstate(over="ignore"):
+        h = _mix(np.asarray(np.uint64(seed & _M64)))
+        h = _mix(h ^ np.asarray(games, dtype=np.uint64))
+        h = _mix(h ^ np.uint64(stream))
+        for a in address:
             h = _mix(h ^ np.asarray(a, dtype=np.uint64))
     return h
 
@@ -117,16 +122,12 @@ def shuffle_order(seed: int, game: int, stream: int, uids, *address) -> list:
     uids = list(uids)
     if not uids:
         return []
-    if (isinstance(seed, _INT) and isinstance(game, _INT) and game >= 0 and all(isinstance(a, _INT) and a >= 0
-                                                                              for a in address)
-            and all(isinstance(x, _INT) and 0 <= x <= _M64 for x in uids)):
-        # one game: key's chain on Python ints (the same keys, no array overhead); a stable
-        # sort of them is argsort(kind="stable")
-        h = _prefix(int(seed) & _M64, int(game), int(stream))
-        for a in address:
-            h = _mix_int(h ^ int(a))
-        hk = [_mix_int(h ^ int(x)) for x in uids]
-        return [uids[i] for i in sorted(range(len(uids)), key=hk.__getitem__)]
+    if isinstance(game, _INT) and game >= 0 and all(isinstance(x, _INT) and 0 <= x <= _M64 for x in uids):
+        h, rest = _chain_int(seed, game, stream, address)
+        if not rest:
+            # one game: the same keys on Python ints; a stable sort of them is argsort(kind="stable")
+            hk = [_mix_int(h ^ int(x)) for x in uids]
+            return [uids[i] for i in sorted(range(len(uids)), key=hk.__getitem__)]
     keys = key(seed, game, stream, *address, np.asarray(uids, dtype=np.uint64))
     return [uids[i] for i in np.argsort(keys, kind="stable")]
 
