@@ -20,6 +20,7 @@ games' CPU, issue 11; Evo: about 70%, issue 10). Both use it.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import shutil
@@ -69,6 +70,64 @@ def folder(game: str, key: str) -> Path:
 def python_files(*folders, skip=lambda name: False) -> list:
     """The .py files in `folders` (a missing folder has none), but those `skip(name)` names."""
     return [f for d in folders if d.is_dir() for f in sorted(d.glob("*.py")) if not skip(f.name)]
+
+
+# the imports that let a file add compiled code: numba itself, and the builds' modules
+COMPILING_MODULES = ("numba", "simcore.jit", "simcore.rng_jit")
+
+
+def _imports(path: Path, module: str) -> set:
+    """Every module `path` (module `module`) imports outside its functions' bodies, each
+    `from X import a` also as `X.a` (a may be a submodule); relative imports resolved. A
+    function's own import runs in Python when it is called, after the compiled code it could
+    feed is built, so it does not count. Read with ast: nothing is imported."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    todo = list(ast.parse(path.read_bytes(), filename=str(path)).body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                up = parts[:len(parts) - (node.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    return found
+
+
+def bot_sources(folder: Path, package: str, build_modules=()) -> list:
+    """The files of a game's bot package (`folder`, importable as `package`) whose code or
+    constants its compiled bots can hold: each file that imports numba, simcore's builds
+    (COMPILING_MODULES) or one of the game's `build_modules` (the only ways a file adds
+    compiled code), and every file of the package those import, transitively (a constant a
+    compiled bot reads is frozen into it). A plain-Python bot file (a registration, a
+    script, a numpy bot, a new bot that reuses compiled policies) is none of these: adding
+    or editing one recompiles nothing. tests/core/test_jit.py pins both sides."""
+    if not folder.is_dir():
+        return []
+    files = {f"{package}.{f.stem}" if f.name != "__init__.py" else package: f
+             for f in sorted(folder.glob("*.py"))}
+    imports = {m: _imports(f, m) for m, f in files.items()}
+    compiling = tuple(COMPILING_MODULES) + tuple(build_modules)
+
+    def compiles(m):
+        return any(i == c or i.startswith(c + ".") for i in imports[m] for c in compiling)
+
+    keep = [m for m in files if compiles(m)]
+    seen = set(keep)
+    while keep:
+        for i in imports[keep.pop()]:
+            if i in files and i not in seen:
+                seen.add(i)
+                keep.append(i)
+    return [f for m, f in files.items() if m in seen]
 
 
 @contextmanager

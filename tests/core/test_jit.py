@@ -28,8 +28,11 @@ def test_every_game_build_is_keyed_by_its_package_its_bots_and_simcores_shared_s
     assert {(f.parent.name, f.name) for f in jit.CORE_SOURCES} == {
         ("simcore", "jit.py"), ("simcore", "rng.py"), ("simcore", "rng_jit.py")}
     games = jit.TREE / "simcore" / "games"
-    capybara = jit.python_files(games / "capybara", jit.TREE / "strategies" / "capybara")
-    evo = jit.python_files(games / "evo", jit.TREE / "strategies" / "evo", skip=evo_jit._never_compiled)
+    bots = jit.TREE / "strategies"
+    capybara = jit.python_files(games / "capybara") + jit.bot_sources(
+        bots / "capybara", "strategies.capybara", ("simcore.games.capybara.jit",))
+    evo = jit.python_files(games / "evo", skip=evo_jit._never_compiled) + jit.bot_sources(
+        bots / "evo", "strategies.evo", ("simcore.games.evo.jit",))
     for build, sources in ((capybara_jit.BUILD, capybara), (evo_jit.BUILD, evo)):
         assert any(f.parent.parent.name == "strategies" for f in sources)       # its bots too
         assert build.folder.name == f"{build.game}-{jit.digest(sources + list(jit.CORE_SOURCES))}"
@@ -115,3 +118,64 @@ def test_capybaras_build_compiles_without_reference_counting():
     assert play_games.targetoptions["_nrt"] is False
     for p in (greedy_policy, random_policy):
         assert p.compiled._compiler.targetoptions["_nrt"] is False
+
+
+def _package(root, files: dict):
+    pkg = root / "toybots"
+    pkg.mkdir()
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    return pkg
+
+
+def test_a_bots_build_key_holds_its_compiled_files_and_what_they_import_not_plain_python(tmp_path):
+    """A plain-Python bot file (a registration, a bot reusing compiled policies: the file
+    test_new_bot_file.py adds) must not move a game's build to a new folder, which would
+    recompile the whole engine; a file with compiled code, or whose constants a compiled file
+    imports, must."""
+    pkg = _package(tmp_path, {
+        "__init__.py": "from ..registry import discover\n",
+        "weights.py": "W = 3\n",                                     # a constant compiled code freezes
+        "helpers.py": "K = 1\n",                                     # imported only inside a function
+        "fast.py": "from toy.jit import kernel\nfrom .weights import W\n"
+                   "def later():\n    from .helpers import K\n    return K\n",
+        "raw.py": "import numba\n",
+        "plain.py": "from ..registry import register\nfrom .fast import later\n",
+        "reg.py": "from toybots import plain\nfrom toybots.fast import later\n",
+    })
+    names = sorted(f.name for f in jit.bot_sources(pkg, "toybots", ("toy.jit",)))
+    assert names == ["fast.py", "raw.py", "weights.py"]
+    assert jit.bot_sources(tmp_path / "missing", "x") == []
+
+
+def test_every_compiled_bot_function_lies_in_its_games_build_key():
+    """The other side of the rule above: each compiled policy and kernel the shipped bots
+    define is in a file its build is keyed by, so an edit to it recompiles."""
+    import importlib
+    import inspect
+    from pathlib import Path
+    from numba.core.registry import CPUDispatcher
+    from simcore.games.evolution import build as evolution_build
+    keyed = {"capybara": set(jit.python_files(jit.TREE / "simcore" / "games" / "capybara"))
+             | set(jit.bot_sources(jit.TREE / "strategies" / "capybara", "strategies.capybara",
+                                   ("simcore.games.capybara.jit",))),
+             "evo": set(jit.bot_sources(jit.TREE / "strategies" / "evo", "strategies.evo",
+                                        ("simcore.games.evo.jit",)))}
+    found = {}
+    for game in ("capybara", "evo", "evolution"):
+        folder = jit.TREE / "strategies" / game
+        for f in sorted(folder.glob("*.py")):
+            mod = importlib.import_module(f"strategies.{game}" + ("" if f.stem == "__init__" else f".{f.stem}"))
+            for obj in vars(mod).values():
+                py = getattr(obj, "py_func", None)
+                if not isinstance(obj, (CPUDispatcher, jit.Policy)) or py is None:
+                    continue
+                path = Path(inspect.getfile(py)).resolve()
+                if path.parent != folder:
+                    continue
+                found[game] = found.get(game, 0) + 1
+                if game == "evolution":
+                    assert path in evolution_build._sources_of(py), (game, py.__qualname__)
+                else:
+                    assert path in keyed[game], (game, py.__qualname__)
+    assert set(found) == {"capybara", "evo", "evolution"} and min(found.values()) >= 3

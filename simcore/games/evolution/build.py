@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from ...jit import CORE_SOURCES, KEEP_DAYS, cache_root, cached as _cached, digest as _digest
-from ...jit import folder as _game_folder, prune as _prune
+from ...jit import bot_sources as _bot_sources, folder as _game_folder, prune as _prune
 
 HERE = Path(__file__).resolve().parent
 # The engine's own sources (every file kernels.py and engine.py compile code or constants
@@ -57,11 +57,14 @@ FEED_POS, N_FEED, FOOD_POS, N_FOOD, LISTS = 0, 1, 2, 3, 4
 
 def _sources_of(fn) -> list:
     """The files a compiled function may compile in: the engine's, and for a function
-    outside the engine (a bot) every file beside it."""
+    outside the engine (a bot) its own file and the files beside it that can hold compiled
+    code or its constants (simcore.jit.bot_sources: those importing this build or numba, and
+    what they import); a plain-Python bot file beside it is not one."""
     path = Path(inspect.getfile(fn)).resolve()
     if path.parent == HERE:
         return list(ENGINE_SOURCES)
-    return list(ENGINE_SOURCES) + sorted(path.parent.glob("*.py"))
+    package = fn.__module__.rpartition(".")[0]
+    return list(ENGINE_SOURCES) + sorted({path, *_bot_sources(path.parent, package, (__name__,))})
 
 
 def _folder(key: str) -> Path:
