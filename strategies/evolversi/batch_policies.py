@@ -38,6 +38,14 @@ class RandomBatch:
     def choose(self, q) -> np.ndarray:
         return q.column(bb.random_choice_keyed_h(q.keys(), q.n))
 
+    def compiled_form(self, tb):
+        """(compiled policy, its data) for phase 3 compiled whole (compiled.py); None for a
+        subclass (it may decide otherwise: the numpy path plays it)."""
+        if type(self) is not RandomBatch:
+            return None
+        from .compiled import random_policy
+        return random_policy, np.zeros(1, np.int64)
+
 
 class GreedyBatch:
     """The greedy bot of contract section 7 over a batch (deterministic; uses no keys)."""
@@ -60,6 +68,15 @@ class GreedyBatch:
 
     def choose(self, q) -> np.ndarray:
         return getattr(self, "_" + q.kind.lower())(q, self.values(q.view.tb))
+
+    def compiled_form(self, tb):
+        """(compiled policy, its data) for phase 3 compiled whole (compiled.py): the same
+        choices as `choose`; None for a subclass (restricted.py, a test's variant: it may
+        decide otherwise, so the numpy path plays it)."""
+        if type(self) is not GreedyBatch:
+            return None
+        from .compiled import greedy_data, greedy_policy
+        return greedy_policy, greedy_data(self.values(tb), int(self.w["cost"]))
 
     def _place(self, q, v):
         hand = q.info["hand"]

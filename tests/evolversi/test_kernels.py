@@ -10,10 +10,13 @@ from simcore.games.evolversi import jit as evolversi_jit
 from simcore.games.evolversi.kernels import shuffle_into
 
 
-def test_the_build_is_keyed_by_every_source_of_the_package():
-    sources = jit.python_files(jit.TREE / "simcore" / "games" / "evolversi")
-    assert {f.name for f in sources} >= {"kernels.py", "phases.py", "effects.py", "market.py", "jit.py"}
-    assert evolversi_jit.BUILD.folder.name == f"evolversi-{jit.digest(sources + list(jit.CORE_SOURCES))}"
+def test_the_build_is_keyed_by_every_source_of_the_package_and_its_compiled_bots():
+    sources = jit.python_files(jit.TREE / "simcore" / "games" / "evolversi", jit.TREE / "strategies" / "evolversi")
+    assert {f.name for f in sources} >= {"kernels.py", "phases.py", "effects.py", "market.py", "jit.py", "turn.py",
+                                         "compiled.py"}
+    key = jit.digest(sources + list(jit.CORE_SOURCES))
+    assert evolversi_jit.BUILD.folder.name == f"evolversi-{key}"
+    assert evolversi_jit.TURN_BUILD.folder.name == f"evolversiturn-{key}"
 
 
 def test_shuffle_into_is_the_stable_sort_of_the_pile_by_its_keys():

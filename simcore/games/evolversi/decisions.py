@@ -25,6 +25,9 @@ from ... import rng
 
 KINDS = ("PLACE", "ORDER", "OPTIONAL", "TARGET", "SWAP_MARKET", "BUY", "IGNORE_EVENT",
          "TOTEM_OR_FURY", "SWAP_ABOVE", "REACT", "MORE")
+# the kind codes of the compiled interface (below), in KINDS order
+(D_PLACE, D_ORDER, D_OPTIONAL, D_TARGET, D_SWAP_MARKET, D_BUY, D_IGNORE_EVENT, D_TOTEM_OR_FURY,
+ D_SWAP_ABOVE, D_REACT, D_MORE) = range(len(KINDS))
 
 
 @dataclass
@@ -99,4 +102,27 @@ INFO = {
     "SWAP_ABOVE": "info own (G, K) uid of own card above per column, theirs (G, K) the other's card",
     "REACT": "info card (G,) the reaction card's uid",
     "MORE": "info card (G,) the card offering `more`, target (G,) the seat it touched",
+}
+
+
+# The compiled interface (turn.py, phase 3 compiled whole): a bot with a compiled form
+# (`policy.compiled_form(tb)` -> (a jit.DECIDE_SIG policy, its int64 data `rk`), else None:
+# the numpy path plays) is called as decide(q, rk, kind, seat, n, h): `kind` a D_ code,
+# `n` the number of options, `h` the decision's BOT-stream key, and it returns an option
+# index 0..n-1 in the contract's order. A masked decision of the numpy interface lists only
+# its legal options, in column order (option r = the r-th legal column). `q` is the frame:
+# q[0:OPT] the decision's facts, then option r's three words at q[OPT + 3 r] (uids: card uids):
+OPT = 16
+FRAME = {
+    "PLACE": "q[0] h, q[1 + j] the uid at hand position j; q[OPT + r] option r's positions above (bit j)",
+    "ORDER": "q[0] n, q[1 + j] the effect cards in placement order",
+    "OPTIONAL": "q[0] the card, q[1] its VERB code, q[2] M; q[OPT + i] the uid in market slot i (-1 empty)",
+    "TARGET": "q[0] the VERB code; option r: the seat, its tokens, its pawn",
+    "SWAP_MARKET": "option r (an occupied pair (i, j)): the uid in slot i, in slot j, i * M + j",
+    "BUY": "q[0] the tokens; option 0 no purchase; option r >= 1: the uid, its cost after the discount, its slot",
+    "IGNORE_EVENT": "q[0] the Event's VERB code",
+    "TOTEM_OR_FURY": "q[0] 1 if it holds the Totem",
+    "SWAP_ABOVE": "option r: own uid above, the other's uid above, the numpy column",
+    "REACT": "q[0] the reaction card",
+    "MORE": "q[0] the card, q[1] the seat it touched",
 }

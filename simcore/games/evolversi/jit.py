@@ -1,20 +1,30 @@
-"""How the batch engine's compiled kernels are built and cached (simcore/jit.py).
+"""How the batch engine's compiled code is built and cached (simcore/jit.py).
 
 The engine is numpy (the bots are numpy policies, decisions.py); every step that asks no
 decision and loops per game (the draws and reshuffles, placement, turn order, the effects'
 verbs, targets and conditions, the purchase, Events, SWAP_ABOVE, phase 4) is a numba
-kernel (kernels.py; docs/games/evolversi.md section 14). Their cache folder is keyed by
-every source file of this package, as Capybara's and Evo's.
+kernel (kernels.py; docs/games/evolversi.md section 14). Phase 3 (turn.py) is compiled
+whole, decisions included, for the bots with a compiled form (strategies/evolversi/
+compiled.py: C-callable policies of jit.DECIDE_SIG, `policy` here).
+
+Two builds share one set of sources (this package and strategies/evolversi/, read as
+files): `kernel` (kernels.py, with numba's reference counting: they allocate scratch) and
+`fast` / `policy` (turn.py and the compiled bots, without it, `nrt=False`: they pass the
+state's arrays through many small calls and allocate nothing). Each has its own folder.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from ...jit import GameBuild, python_files
+from ...jit import DECIDE_SIG, TREE, GameBuild, python_files
 
-BUILD = GameBuild("evolversi", python_files(Path(__file__).resolve().parent),
+SOURCES = python_files(Path(__file__).resolve().parent, TREE / "strategies" / "evolversi")
+BUILD = GameBuild("evolversi", SOURCES,
                   "evolversi: compiling the batch engine's kernels (once per source version, about 6 s of CPU)")
+TURN_BUILD = GameBuild("evolversiturn", SOURCES,
+                       "evolversi: compiling the compiled phase 3 and bots (once per source version)", nrt=False)
 CACHE_DIR = BUILD.folder
 kernel = BUILD.kernel
+fast, policy = TURN_BUILD.kernel, TURN_BUILD.policy
 
-__all__ = ["BUILD", "CACHE_DIR", "kernel"]
+__all__ = ["BUILD", "CACHE_DIR", "DECIDE_SIG", "TURN_BUILD", "fast", "kernel", "policy"]

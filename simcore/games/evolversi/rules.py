@@ -24,13 +24,16 @@ import numpy as np
 
 from ...errors import UserError
 from ...ruleset import Ruleset
-from . import market, phases, setup, state_io
+from ...jit import compiled
+from . import effects, market, phases, setup, state_io, turn
+from .decisions import OPT
 from .arrays import put_rows
 from .run import Run
 from .state import State, Tables, empty_state, tables_for
 
 
 UNTIL = ("turn", "phase", "round", "place", "end")   # run_state stopping points
+POLICY_SLOTS = 8              # compiled policies handed to turn.actions (at least players_max)
 BATCH_SIZE = 32768            # games per chunk in play_batch (memory stays flat)
 COMPACT_BELOW = 0.5           # compact the batch when fewer than this share of games live
 
@@ -77,6 +80,7 @@ def play_batch(ruleset: Ruleset, players: int, bots, seed: int, games, animals=N
 def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
     st = empty_state(rs, tb, games)
     run = Run(rs, tb, st, bots, seed)
+    run.turn_engine = compiled_turn(run, bots)
     setup.setup(run, fixed)
     standing = out.get("standing")
     while run.st.alive.any():
@@ -204,14 +208,44 @@ def step(run):
     return "round"
 
 
+def compiled_turn(run, bots):
+    """(policies, their data, tables, scratch) for phase 3 compiled whole (turn.py), if every
+    seat's bot has a compiled form (decisions.py); else None: the numpy path plays it."""
+    forms = []
+    for p in bots:
+        form = getattr(p, "compiled_form", None)
+        form = form(run.tb) if form is not None else None
+        if form is None:
+            return None
+        forms.append(form)
+    P, H, M = run.P, run.H, run.M
+    if H >= OPT - 1 or np.isin(run.tb.ev_verb, turn.EVENT_VERBS_NOT_COMPILED).any():
+        return None
+    n_place = max(len(o) for o in run.tb.place_options)
+    Q = OPT + 3 * (max(H * H * (P - 1), M * M, M + 1, P, n_place) + 1)
+    rk = np.zeros((P, max(len(f[1]) for f in forms)), np.int64)
+    for s, (_, data) in enumerate(forms):
+        rk[s, :len(data)] = data
+    # one tuple length for every player count (one compiled signature): seats past P unused
+    pol = tuple(compiled(f[0]) for f in forms)
+    pol += (pol[0],) * (POLICY_SLOTS - P)
+    tables = turn.turn_tables(run, effects.VERB_FAMILY, effects._PER_TARGET_VERB)
+    return pol, rk, tables, turn.scratch(run, Q)
+
+
 def play_round(run):
     """Phases 1-4 of one round on every live game (the fast path of play_batch)."""
-    if run.count_decisions:
+    compiled_turn = run.turn_engine
+    if run.count_decisions or compiled_turn is not None:
         run.st.counter[:] = 0
     phases.play_cards(run, run.live(), fresh=True)
     phases.turn_order(run, run.live())
-    for k in range(run.P):
-        phases.take_turn(run, run.live(), k)
+    if compiled_turn is not None:
+        pol, rk, tables, X = compiled_turn
+        turn.actions(run.live(), turn.turn_arrays(run.st), tables, turn.constants(run), pol, rk, X)
+    else:
+        for k in range(run.P):
+            phases.take_turn(run, run.live(), k)
     market.new_market(run, run.live())
     run.rnd += 1
     run.order_known = False
