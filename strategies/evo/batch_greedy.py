@@ -251,6 +251,151 @@ def option_ok(g, rk, kind, n, k, mode, ent, hits):
     return option_hits(g, rk, kind, k, ent) == (mode == FAVOR)
 
 
+# Plain play (no restriction) scores and picks in one pass per kind: the running best score
+# `top`, and the tied options' indices in order, overwrite the scratch at `sc` (a score is
+# not needed once compared); g[sc + n:] is free for the pass's own caches. The same choice
+# as scoring every option and then drawing among the ties (`choose`'s general path).
+
+@kernel(inline=True)
+def tie_pick(g, sc, h, m):
+    if m == 1:
+        return g[sc]
+    return g[sc + below(h, m)]
+
+
+@kernel
+def pick_bid(g, rk, s, n, h, sc):
+    """BID in one pass; the worth of a column is computed once (the rows come by column)."""
+    at, lab, geff, gamt = rk[O_OPTS], rk[O_LAB_GENE], rk[X_GEFF], rk[X_GAMT]
+    maxbid, minc = rk[R_MAX_BID], rk[R_MIN_COST]
+    vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
+    wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
+    top, m, last, worth = _NEG, 0, -1, 0
+    for k in range(n):
+        c, v = g[at + 3 * k], g[at + 3 * k + 1]
+        if c != last:
+            last = c
+            if c == 0:
+                worth = g[wts + EVENT_WORTH]
+            else:
+                e = g[lab + c]
+                worth = min(maxbid, g[wts + WORTH + rk[geff + e]] * max(1, rk[gamt + e]))
+        x = worth - max(minc, v - vials)
+        if x > top:
+            top, m = x, 1
+            g[sc] = k
+        elif x == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def pick_move(g, rk, s, ahead, vals, n, h, sc):
+    """MOVE in one pass (move_scores' scores): stop unless an option scores above 0; an
+    attack's winning faces computed once per defender (cached at sc + n + defender)."""
+    F, at, own, P = rk[R_F], rk[O_OPTS], rk[O_OWNER], rk[R_P]
+    wc = sc + n
+    for x in range(P):
+        g[wc + x] = -1
+    top, m = 0, 0
+    for k in range(1, n):
+        kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        if g[vals + a] == _UNSET:
+            g[vals + a] = value(g, rk, s, ahead, a)
+        if g[vals + b] == _UNSET:
+            g[vals + b] = value(g, rk, s, ahead, b)
+        gain = g[vals + b] - g[vals + a]
+        if kind == M_ATTACK:
+            x = g[own + b]
+            w = g[wc + x]
+            if w < 0:
+                A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
+                w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
+                g[wc + x] = w
+            if 2 * w < F:
+                continue
+            v = w * (wt(g, rk, s, KILL) + gain)
+        else:
+            v = F * gain
+        if v > top:
+            top, m = v, 1
+            g[sc] = k
+        elif v == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
+    """BIRTH in one pass (birth_scores' scores): no birth unless an option scores above 0."""
+    fill_memo(g, rk, s, ahead, vals, 1, n, 0)
+    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
+    F, at, own = rk[R_F], rk[O_OPTS], rk[O_OWNER]
+    kill = wt(g, rk, s, KILL)
+    top, m = 0, 0
+    for k in range(1, n):
+        r, t = g[at + 3 * k], g[at + 3 * k + 1]
+        if g[own + t] >= 0:
+            v = babies * (kill + g[vals + t])
+        else:
+            v = F * g[vals + t]
+        if r >= 0:
+            v -= F * g[vals + r]
+        if v > top:
+            top, m = v, 1
+            g[sc] = k
+        elif v == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
+    """ESCAPE (sign 1) and DIE (sign -1: the lowest value dies) in one pass."""
+    fill_memo(g, rk, s, ahead, vals, 0, n, 0)
+    at = rk[O_OPTS]
+    top, m = _NEG, 0
+    for k in range(n):
+        v = sign * g[vals + g[at + 3 * k]]
+        if v > top:
+            top, m = v, 1
+            g[sc] = k
+        elif v == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def choose_plain(g, rk, kind, s, n, h):
+    """`choose` without a restriction: one pass per kind (SHIFT: the general path)."""
+    sc = scores_at(rk)
+    if kind == D_BID:
+        return pick_bid(g, rk, s, n, h, sc)
+    ahead = look_sector(g, rk, s)
+    vals = memo(g, rk, s, ahead)
+    if kind == D_MOVE:
+        return pick_move(g, rk, s, ahead, vals, n, h, sc)
+    if kind == D_BIRTH:
+        babies = 0
+        for f in range(rk[R_F]):
+            if rk[rk[X_FBABY] + f] == B_WIN:
+                babies += 1
+        return pick_birth(g, rk, s, ahead, vals, babies, n, h, sc)
+    return pick_zone(g, rk, s, ahead, vals, n, h, sc, 1 if kind == D_ESCAPE else -1)
+
+
 @kernel
 def choose(g, rk, kind, s, n, h, mode, ent):
     """The best-scoring allowed option; among m tied, the below(h, m)-th in option order.
@@ -345,6 +490,8 @@ def decide_greedy(g, rk, kind, seat, n, h, mode, ent):
         return event(g, rk, seat)
     if kind == D_ADRENALINE:
         return 0            # the first position
+    if mode == PLAIN and kind != D_SHIFT:
+        return choose_plain(g, rk, kind, seat, n, h)
     return choose(g, rk, kind, seat, n, h, mode, ent)
 
 
