@@ -27,6 +27,9 @@ from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_T
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
+from simcore.games.evo.batch_bits import drop_first, first, words
+from simcore.games.evo.state import O_ZSETS, X_NBM, ZBITS
+
 from .batch_bots import below
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
@@ -71,11 +74,20 @@ def look_sector(g, rk, s):
 
 @kernel
 def value(g, rk, s, ahead, z):
+    """W_NOW x (W_SAFE x safe now - min(NEAR_CAP, distance to an ideal zone)), plus safe in
+    the sector ahead (Sixth sense); `safe`'s rule written out (no call per memo miss)."""
     sector = g[G_SECTOR]
-    near = min(wt(g, rk, s, NEAR_CAP), rk[rk[X_IDIST] + sector * rk[R_Z] + z])
-    v = wt(g, rk, s, W_NOW) * (wt(g, rk, s, W_SAFE) * safe(g, rk, s, sector, z) - near)
+    wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
+    at = rk[O_TRAIT] + s * N_TRAITS
+    thermo, fur = g[at + T_THERMO] >= 1, g[at + T_FUR] >= 1
+    wheel, T, terr = rk[X_WHEEL], rk[R_T], rk[rk[X_TERR] + z]
+    cl = rk[wheel + sector * T + terr]
+    sf = 2 if cl == IDEAL else (1 if (cl == HOT and thermo) or (cl == COLD and fur) else 0)
+    near = min(g[wts + NEAR_CAP], rk[rk[X_IDIST] + sector * rk[R_Z] + z])
+    v = g[wts + W_NOW] * (g[wts + W_SAFE] * sf - near)
     if ahead >= 0:
-        v += safe(g, rk, s, ahead, z)
+        cl = rk[wheel + ahead * T + terr]
+        v += 2 if cl == IDEAL else (1 if (cl == HOT and thermo) or (cl == COLD and fur) else 0)
     return v
 
 
@@ -300,14 +312,20 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
     wc = sc + n
     for x in range(P):
         g[wc + x] = -1
-    top, m = 0, 0
+    top, m, last, va = 0, 0, -1, 0
     for k in range(1, n):
         kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
-        if g[vals + a] == _UNSET:
-            g[vals + a] = value(g, rk, s, ahead, a)
-        if g[vals + b] == _UNSET:
-            g[vals + b] = value(g, rk, s, ahead, b)
-        gain = g[vals + b] - g[vals + a]
+        if a != last:
+            last = a
+            va = g[vals + a]
+            if va == _UNSET:
+                va = value(g, rk, s, ahead, a)
+                g[vals + a] = va
+        vb = g[vals + b]
+        if vb == _UNSET:
+            vb = value(g, rk, s, ahead, b)
+            g[vals + b] = vb
+        gain = vb - va
         if kind == M_ATTACK:
             x = g[own + b]
             w = g[wc + x]
@@ -458,14 +476,23 @@ def event(g, rk, s):
             if safe_sum(g, rk, s, rk[rk[X_PSH] + k]) > base:
                 return 1
         return 0
-    if eff == EV_FRENZY:
-        for a in range(Z):
-            if g[rk[O_OWNER] + a] != s:
-                continue
-            for j in range(rk[rk[X_NBN] + a]):
-                x = g[rk[O_OWNER] + rk[rk[X_NB] + a * deg + j]]
-                if x >= 0 and x != s and not protected(g, rk, x):
-                    return 1
+    if eff == EV_FRENZY:           # a zone of s next to an attackable other seat's (zone sets)
+        W = words(rk)
+        zs, nbm = rk[O_ZSETS], rk[X_NBM]
+        for w in range(W):
+            opn = 0
+            for x in range(P):
+                if x != s and not protected(g, rk, x):
+                    opn |= g[zs + x * W + w]
+            g[scores_at(rk) + w] = opn
+        for wa in range(W):
+            ma = g[zs + s * W + wa]
+            while ma != 0:
+                a = wa * ZBITS + first(ma)
+                ma = drop_first(ma)
+                for w in range(W):
+                    if rk[nbm + a * W + w] & g[scores_at(rk) + w] != 0:
+                        return 1
         return 0
     if eff == EV_RATS:
         others = 0
@@ -484,7 +511,7 @@ def event(g, rk, s):
     return 1            # egg_thief
 
 
-@kernel
+@kernel(inline=True)
 def decide_greedy(g, rk, kind, seat, n, h, mode, ent):
     if kind == D_EVENT:
         return event(g, rk, seat)
