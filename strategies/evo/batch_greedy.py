@@ -93,7 +93,7 @@ def value(g, rk, s, ahead, z):
 
 # The memo: per seat, in the policies' scratch (O_PTMP, state.py sizes it), the key words
 # [sector + 1, sector ahead, thermo, fur] (every input of `value` but the seat's weights and
-# the tables, fixed during a game), then one value per zone, _UNSET until asked. A cleared
+# the tables, fixed during a game), then one value per zone (all filled when the key changes). A cleared
 # scratch (setup, a loaded state) never matches a key (sector + 1 >= 1). Within a round the
 # key changes at most at the climate and at the mutations' settle (the traits).
 _UNSET = _NEG
@@ -113,8 +113,23 @@ def memo(g, rk, s, ahead):
     thermo, fur = g[rk[O_TRAIT] + s * N_TRAITS + T_THERMO], g[rk[O_TRAIT] + s * N_TRAITS + T_FUR]
     if g[at] != sector + 1 or g[at + 1] != ahead or g[at + 2] != thermo or g[at + 3] != fur:
         g[at], g[at + 1], g[at + 2], g[at + 3] = sector + 1, ahead, thermo, fur
+        # every zone's value at once (`value`'s rule, in one loop without a call): the
+        # scorers then read g[vals + zone] with no test
+        wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
+        w_now, w_safe, cap = g[wts + W_NOW], g[wts + W_SAFE], g[wts + NEAR_CAP]
+        th, fu = thermo >= 1, fur >= 1
+        wheel, T, terr, idist = rk[X_WHEEL], rk[R_T], rk[X_TERR], rk[X_IDIST] + sector * Z
+        now, nxt = wheel + sector * T, wheel + ahead * T
+        vals = at + PTMP_MEMO_KEY
         for z in range(Z):
-            g[at + PTMP_MEMO_KEY + z] = _UNSET
+            tz = rk[terr + z]
+            cl = rk[now + tz]
+            sf = 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
+            v = w_now * (w_safe * sf - min(cap, rk[idist + z]))
+            if ahead >= 0:
+                cl = rk[nxt + tz]
+                v += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
+            g[vals + z] = v
     return at + PTMP_MEMO_KEY
 
 
@@ -318,14 +333,7 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
         if a != last:
             last = a
             va = g[vals + a]
-            if va == _UNSET:
-                va = value(g, rk, s, ahead, a)
-                g[vals + a] = va
-        vb = g[vals + b]
-        if vb == _UNSET:
-            vb = value(g, rk, s, ahead, b)
-            g[vals + b] = vb
-        gain = vb - va
+        gain = g[vals + b] - va
         if kind == M_ATTACK:
             x = g[own + b]
             w = g[wc + x]
@@ -352,8 +360,6 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
 @kernel
 def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
     """BIRTH in one pass (birth_scores' scores): no birth unless an option scores above 0."""
-    fill_memo(g, rk, s, ahead, vals, 1, n, 0)
-    fill_memo(g, rk, s, ahead, vals, 1, n, 1)
     F, at, own = rk[R_F], rk[O_OPTS], rk[O_OWNER]
     kill = wt(g, rk, s, KILL)
     top, m = 0, 0
@@ -379,7 +385,6 @@ def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
 @kernel
 def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
     """ESCAPE (sign 1) and DIE (sign -1: the lowest value dies) in one pass."""
-    fill_memo(g, rk, s, ahead, vals, 0, n, 0)
     at = rk[O_OPTS]
     top, m = _NEG, 0
     for k in range(n):
