@@ -60,7 +60,7 @@ def safe(g, rk, s, sector, z):
     return 0
 
 
-@kernel
+@kernel(inline=True)
 def look_sector(g, rk, s):
     """The sector after the next token, if s has an active Sixth sense and it is a shift
     token; else -1."""
@@ -400,7 +400,7 @@ def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
     return tie_pick(g, sc, h, m)
 
 
-@kernel
+@kernel(inline=True)
 def choose_plain(g, rk, kind, s, n, h):
     """`choose` without a restriction: one pass per kind (SHIFT: the general path)."""
     sc = scores_at(rk)
@@ -463,11 +463,20 @@ def choose(g, rk, kind, s, n, h, mode, ent):
 
 @kernel
 def safe_sum(g, rk, s, shift):
+    """`safe` summed over s's zones (its zone set; `safe`'s rule written out)."""
     sector = (g[G_SECTOR] + shift) % rk[R_S]
+    at = rk[O_TRAIT] + s * N_TRAITS
+    th, fu = g[at + T_THERMO] >= 1, g[at + T_FUR] >= 1
+    now, terr = rk[X_WHEEL] + sector * rk[R_T], rk[X_TERR]
+    W = words(rk)
+    mine = rk[O_ZSETS] + s * W
     t = 0
-    for z in range(rk[R_Z]):
-        if g[rk[O_OWNER] + z] == s:
-            t += safe(g, rk, s, sector, z)
+    for w in range(W):
+        m = g[mine + w]
+        while m != 0:
+            cl = rk[now + rk[terr + w * ZBITS + first(m)]]
+            m = drop_first(m)
+            t += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
     return t
 
 
@@ -508,10 +517,15 @@ def event(g, rk, s):
         return 1 if others > (P - 1) * own else 0
     if eff == EV_GEYSERS:
         cold = 0
-        sector = g[G_SECTOR]
-        for z in range(Z):
-            if g[rk[O_OWNER] + z] == s and rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]] == COLD:
-                cold += 1
+        now, terr = rk[X_WHEEL] + g[G_SECTOR] * rk[R_T], rk[X_TERR]
+        W = words(rk)
+        mine = rk[O_ZSETS] + s * W
+        for w in range(W):
+            m = g[mine + w]
+            while m != 0:
+                if rk[now + rk[terr + w * ZBITS + first(m)]] == COLD:
+                    cold += 1
+                m = drop_first(m)
         return 1 if cold > g[rk[O_TRAIT] + s * N_TRAITS + T_FUR] and not protected(g, rk, s) else 0
     return 1            # egg_thief
 
