@@ -113,23 +113,25 @@ def memo(g, rk, s, ahead):
     thermo, fur = g[rk[O_TRAIT] + s * N_TRAITS + T_THERMO], g[rk[O_TRAIT] + s * N_TRAITS + T_FUR]
     if g[at] != sector + 1 or g[at + 1] != ahead or g[at + 2] != thermo or g[at + 3] != fur:
         g[at], g[at + 1], g[at + 2], g[at + 3] = sector + 1, ahead, thermo, fur
-        # every zone's value at once (`value`'s rule, in one loop without a call): the
-        # scorers then read g[vals + zone] with no test
+        # every zone's value at once (`value`'s rule): its safe parts depend on its terrain
+        # only, so they are summed per terrain first (in the options' scratch, free here),
+        # then each zone less W_NOW x its capped distance; the scorers then read
+        # g[vals + zone] with no test
         wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
         w_now, w_safe, cap = g[wts + W_NOW], g[wts + W_SAFE], g[wts + NEAR_CAP]
         th, fu = thermo >= 1, fur >= 1
         wheel, T, terr, idist = rk[X_WHEEL], rk[R_T], rk[X_TERR], rk[X_IDIST] + sector * Z
-        now, nxt = wheel + sector * T, wheel + ahead * T
+        base = scores_at(rk)
+        for t in range(T):
+            cl = rk[wheel + sector * T + t]
+            v = w_now * w_safe * (2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0))
+            if ahead >= 0:
+                cl = rk[wheel + ahead * T + t]
+                v += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
+            g[base + t] = v
         vals = at + PTMP_MEMO_KEY
         for z in range(Z):
-            tz = rk[terr + z]
-            cl = rk[now + tz]
-            sf = 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
-            v = w_now * (w_safe * sf - min(cap, rk[idist + z]))
-            if ahead >= 0:
-                cl = rk[nxt + tz]
-                v += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
-            g[vals + z] = v
+            g[vals + z] = g[base + rk[terr + z]] - w_now * min(cap, rk[idist + z])
     return at + PTMP_MEMO_KEY
 
 
