@@ -27,6 +27,9 @@ from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_T
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
+from simcore.games.evo.batch_bits import drop_first, first, words
+from simcore.games.evo.state import O_ZSETS, X_NBM, ZBITS
+
 from .batch_bots import below
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
@@ -57,7 +60,7 @@ def safe(g, rk, s, sector, z):
     return 0
 
 
-@kernel
+@kernel(inline=True)
 def look_sector(g, rk, s):
     """The sector after the next token, if s has an active Sixth sense and it is a shift
     token; else -1."""
@@ -71,17 +74,26 @@ def look_sector(g, rk, s):
 
 @kernel
 def value(g, rk, s, ahead, z):
+    """W_NOW x (W_SAFE x safe now - min(NEAR_CAP, distance to an ideal zone)), plus safe in
+    the sector ahead (Sixth sense); `safe`'s rule written out (no call per memo miss)."""
     sector = g[G_SECTOR]
-    near = min(wt(g, rk, s, NEAR_CAP), rk[rk[X_IDIST] + sector * rk[R_Z] + z])
-    v = wt(g, rk, s, W_NOW) * (wt(g, rk, s, W_SAFE) * safe(g, rk, s, sector, z) - near)
+    wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
+    at = rk[O_TRAIT] + s * N_TRAITS
+    thermo, fur = g[at + T_THERMO] >= 1, g[at + T_FUR] >= 1
+    wheel, T, terr = rk[X_WHEEL], rk[R_T], rk[rk[X_TERR] + z]
+    cl = rk[wheel + sector * T + terr]
+    sf = 2 if cl == IDEAL else (1 if (cl == HOT and thermo) or (cl == COLD and fur) else 0)
+    near = min(g[wts + NEAR_CAP], rk[rk[X_IDIST] + sector * rk[R_Z] + z])
+    v = g[wts + W_NOW] * (g[wts + W_SAFE] * sf - near)
     if ahead >= 0:
-        v += safe(g, rk, s, ahead, z)
+        cl = rk[wheel + ahead * T + terr]
+        v += 2 if cl == IDEAL else (1 if (cl == HOT and thermo) or (cl == COLD and fur) else 0)
     return v
 
 
 # The memo: per seat, in the policies' scratch (O_PTMP, state.py sizes it), the key words
 # [sector + 1, sector ahead, thermo, fur] (every input of `value` but the seat's weights and
-# the tables, fixed during a game), then one value per zone, _UNSET until asked. A cleared
+# the tables, fixed during a game), then one value per zone (all filled when the key changes). A cleared
 # scratch (setup, a loaded state) never matches a key (sector + 1 >= 1). Within a round the
 # key changes at most at the climate and at the mutations' settle (the traits).
 _UNSET = _NEG
@@ -101,8 +113,25 @@ def memo(g, rk, s, ahead):
     thermo, fur = g[rk[O_TRAIT] + s * N_TRAITS + T_THERMO], g[rk[O_TRAIT] + s * N_TRAITS + T_FUR]
     if g[at] != sector + 1 or g[at + 1] != ahead or g[at + 2] != thermo or g[at + 3] != fur:
         g[at], g[at + 1], g[at + 2], g[at + 3] = sector + 1, ahead, thermo, fur
+        # every zone's value at once (`value`'s rule): its safe parts depend on its terrain
+        # only, so they are summed per terrain first (in the options' scratch, free here),
+        # then each zone less W_NOW x its capped distance; the scorers then read
+        # g[vals + zone] with no test
+        wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
+        w_now, w_safe, cap = g[wts + W_NOW], g[wts + W_SAFE], g[wts + NEAR_CAP]
+        th, fu = thermo >= 1, fur >= 1
+        wheel, T, terr, idist = rk[X_WHEEL], rk[R_T], rk[X_TERR], rk[X_IDIST] + sector * Z
+        base = scores_at(rk)
+        for t in range(T):
+            cl = rk[wheel + sector * T + t]
+            v = w_now * w_safe * (2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0))
+            if ahead >= 0:
+                cl = rk[wheel + ahead * T + t]
+                v += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
+            g[base + t] = v
+        vals = at + PTMP_MEMO_KEY
         for z in range(Z):
-            g[at + PTMP_MEMO_KEY + z] = _UNSET
+            g[vals + z] = g[base + rk[terr + z]] - w_now * min(cap, rk[idist + z])
     return at + PTMP_MEMO_KEY
 
 
@@ -251,6 +280,147 @@ def option_ok(g, rk, kind, n, k, mode, ent, hits):
     return option_hits(g, rk, kind, k, ent) == (mode == FAVOR)
 
 
+# Plain play (no restriction) scores and picks in one pass per kind: the running best score
+# `top`, and the tied options' indices in order, overwrite the scratch at `sc` (a score is
+# not needed once compared); g[sc + n:] is free for the pass's own caches. The same choice
+# as scoring every option and then drawing among the ties (`choose`'s general path).
+
+@kernel(inline=True)
+def tie_pick(g, sc, h, m):
+    if m == 1:
+        return g[sc]
+    return g[sc + below(h, m)]
+
+
+@kernel
+def pick_bid(g, rk, s, n, h, sc):
+    """BID in one pass; the worth of a column is computed once (the rows come by column)."""
+    at, lab, geff, gamt = rk[O_OPTS], rk[O_LAB_GENE], rk[X_GEFF], rk[X_GAMT]
+    maxbid, minc = rk[R_MAX_BID], rk[R_MIN_COST]
+    vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
+    wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
+    top, m, last, worth = _NEG, 0, -1, 0
+    for k in range(n):
+        c, v = g[at + 3 * k], g[at + 3 * k + 1]
+        if c != last:
+            last = c
+            if c == 0:
+                worth = g[wts + EVENT_WORTH]
+            else:
+                e = g[lab + c]
+                worth = min(maxbid, g[wts + WORTH + rk[geff + e]] * max(1, rk[gamt + e]))
+        x = worth - max(minc, v - vials)
+        if x > top:
+            top, m = x, 1
+            g[sc] = k
+        elif x == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def pick_move(g, rk, s, ahead, vals, n, h, sc):
+    """MOVE in one pass (move_scores' scores): stop unless an option scores above 0; an
+    attack's winning faces computed once per defender (cached at sc + n + defender)."""
+    F, at, own, P = rk[R_F], rk[O_OPTS], rk[O_OWNER], rk[R_P]
+    wc = sc + n
+    for x in range(P):
+        g[wc + x] = -1
+    top, m, last, va = 0, 0, -1, 0
+    for k in range(1, n):
+        kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        if a != last:
+            last = a
+            va = g[vals + a]
+        gain = g[vals + b] - va
+        if kind == M_ATTACK:
+            x = g[own + b]
+            w = g[wc + x]
+            if w < 0:
+                A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
+                w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
+                g[wc + x] = w
+            if 2 * w < F:
+                continue
+            v = w * (wt(g, rk, s, KILL) + gain)
+        else:
+            v = F * gain
+        if v > top:
+            top, m = v, 1
+            g[sc] = k
+        elif v == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
+    """BIRTH in one pass (birth_scores' scores): no birth unless an option scores above 0."""
+    F, at, own = rk[R_F], rk[O_OPTS], rk[O_OWNER]
+    kill = wt(g, rk, s, KILL)
+    top, m = 0, 0
+    for k in range(1, n):
+        r, t = g[at + 3 * k], g[at + 3 * k + 1]
+        if g[own + t] >= 0:
+            v = babies * (kill + g[vals + t])
+        else:
+            v = F * g[vals + t]
+        if r >= 0:
+            v -= F * g[vals + r]
+        if v > top:
+            top, m = v, 1
+            g[sc] = k
+        elif v == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel
+def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
+    """ESCAPE (sign 1) and DIE (sign -1: the lowest value dies) in one pass."""
+    at = rk[O_OPTS]
+    top, m = _NEG, 0
+    for k in range(n):
+        v = sign * g[vals + g[at + 3 * k]]
+        if v > top:
+            top, m = v, 1
+            g[sc] = k
+        elif v == top and m > 0:
+            g[sc + m] = k
+            m += 1
+    if m == 0:
+        return 0
+    return tie_pick(g, sc, h, m)
+
+
+@kernel(inline=True)
+def choose_plain(g, rk, kind, s, n, h):
+    """`choose` without a restriction: one pass per kind (SHIFT: the general path)."""
+    sc = scores_at(rk)
+    if kind == D_BID:
+        return pick_bid(g, rk, s, n, h, sc)
+    ahead = look_sector(g, rk, s)
+    vals = memo(g, rk, s, ahead)
+    if kind == D_MOVE:
+        return pick_move(g, rk, s, ahead, vals, n, h, sc)
+    if kind == D_BIRTH:
+        babies = 0
+        for f in range(rk[R_F]):
+            if rk[rk[X_FBABY] + f] == B_WIN:
+                babies += 1
+        return pick_birth(g, rk, s, ahead, vals, babies, n, h, sc)
+    return pick_zone(g, rk, s, ahead, vals, n, h, sc, 1 if kind == D_ESCAPE else -1)
+
+
 @kernel
 def choose(g, rk, kind, s, n, h, mode, ent):
     """The best-scoring allowed option; among m tied, the below(h, m)-th in option order.
@@ -295,11 +465,20 @@ def choose(g, rk, kind, s, n, h, mode, ent):
 
 @kernel
 def safe_sum(g, rk, s, shift):
+    """`safe` summed over s's zones (its zone set; `safe`'s rule written out)."""
     sector = (g[G_SECTOR] + shift) % rk[R_S]
+    at = rk[O_TRAIT] + s * N_TRAITS
+    th, fu = g[at + T_THERMO] >= 1, g[at + T_FUR] >= 1
+    now, terr = rk[X_WHEEL] + sector * rk[R_T], rk[X_TERR]
+    W = words(rk)
+    mine = rk[O_ZSETS] + s * W
     t = 0
-    for z in range(rk[R_Z]):
-        if g[rk[O_OWNER] + z] == s:
-            t += safe(g, rk, s, sector, z)
+    for w in range(W):
+        m = g[mine + w]
+        while m != 0:
+            cl = rk[now + rk[terr + w * ZBITS + first(m)]]
+            m = drop_first(m)
+            t += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
     return t
 
 
@@ -313,14 +492,23 @@ def event(g, rk, s):
             if safe_sum(g, rk, s, rk[rk[X_PSH] + k]) > base:
                 return 1
         return 0
-    if eff == EV_FRENZY:
-        for a in range(Z):
-            if g[rk[O_OWNER] + a] != s:
-                continue
-            for j in range(rk[rk[X_NBN] + a]):
-                x = g[rk[O_OWNER] + rk[rk[X_NB] + a * deg + j]]
-                if x >= 0 and x != s and not protected(g, rk, x):
-                    return 1
+    if eff == EV_FRENZY:           # a zone of s next to an attackable other seat's (zone sets)
+        W = words(rk)
+        zs, nbm = rk[O_ZSETS], rk[X_NBM]
+        for w in range(W):
+            opn = 0
+            for x in range(P):
+                if x != s and not protected(g, rk, x):
+                    opn |= g[zs + x * W + w]
+            g[scores_at(rk) + w] = opn
+        for wa in range(W):
+            ma = g[zs + s * W + wa]
+            while ma != 0:
+                a = wa * ZBITS + first(ma)
+                ma = drop_first(ma)
+                for w in range(W):
+                    if rk[nbm + a * W + w] & g[scores_at(rk) + w] != 0:
+                        return 1
         return 0
     if eff == EV_RATS:
         others = 0
@@ -331,20 +519,27 @@ def event(g, rk, s):
         return 1 if others > (P - 1) * own else 0
     if eff == EV_GEYSERS:
         cold = 0
-        sector = g[G_SECTOR]
-        for z in range(Z):
-            if g[rk[O_OWNER] + z] == s and rk[rk[X_WHEEL] + sector * rk[R_T] + rk[rk[X_TERR] + z]] == COLD:
-                cold += 1
+        now, terr = rk[X_WHEEL] + g[G_SECTOR] * rk[R_T], rk[X_TERR]
+        W = words(rk)
+        mine = rk[O_ZSETS] + s * W
+        for w in range(W):
+            m = g[mine + w]
+            while m != 0:
+                if rk[now + rk[terr + w * ZBITS + first(m)]] == COLD:
+                    cold += 1
+                m = drop_first(m)
         return 1 if cold > g[rk[O_TRAIT] + s * N_TRAITS + T_FUR] and not protected(g, rk, s) else 0
     return 1            # egg_thief
 
 
-@kernel
+@kernel(inline=True)
 def decide_greedy(g, rk, kind, seat, n, h, mode, ent):
     if kind == D_EVENT:
         return event(g, rk, seat)
     if kind == D_ADRENALINE:
         return 0            # the first position
+    if mode == PLAIN and kind != D_SHIFT:
+        return choose_plain(g, rk, kind, seat, n, h)
     return choose(g, rk, kind, seat, n, h, mode, ent)
 
 

@@ -67,11 +67,11 @@ def test_greedy_removes_its_least_valuable_dinosaur():
 
 
 def test_greedy_memo_keeps_a_zone_value_until_an_input_of_value_changes():
-    """The zone-value memo (batch_greedy.memo) is cleared when the sector, the sector ahead,
+    """The zone-value memo (batch_greedy.memo) is refilled when the sector, the sector ahead,
     or the seat's thermo or fur changes, and only then (a stale value would change games)."""
     from simcore.games.evo.codes import N_TRAITS, T_FUR, T_THERMO
     from simcore.games.evo.state import G_SECTOR, O_TRAIT
-    from strategies.evo.batch_greedy import _UNSET, memo
+    from strategies.evo.batch_greedy import memo, value
 
     pk, _ = rules.pack(RS, 2, [batch_policy("greedy", RS)] * 2, 1)
     g, rk = pk.g, pk.rk
@@ -84,7 +84,8 @@ def test_greedy_memo_keeps_a_zone_value_until_an_input_of_value_changes():
         return g[memo(g, rk, 1, ahead) + 3] == 7
 
     assert kept(lambda: None)
-    assert g[memo(g, rk, 0, -1) + 3] == _UNSET          # another seat's memo is its own
+    own = g[memo(g, rk, 0, -1) + 3]                     # another seat's memo is its own
+    assert own == value(g, rk, 0, -1, 3) and own != 7
     assert not kept(lambda: g.__setitem__(G_SECTOR, (g[G_SECTOR] + 1) % 2))
     assert not kept(lambda: None, ahead=1)
     assert not kept(lambda: g.__setitem__(trait + T_THERMO, g[trait + T_THERMO] + 1))

@@ -101,7 +101,7 @@ def _check_options(rs, players, n, seed):
         for s in range(players):
             for points, wing_uses, flip_uses in ((1, 0, 0), (3, 0, 0), (3, 1, 1)):
                 want = ref.move_options(s, points, wing_uses, flip_uses)
-                rows = _rows(pk, move_options(pk.g, pk.rk, s, points, wing_uses, flip_uses))
+                rows = _rows(pk, move_options(pk.g, pk.rk, s, points, wing_uses, flip_uses, True))
                 got = [("stop",)] + [(KINDS[k], a, b) for k, a, b in rows[1:]]
                 assert rows[0][0] == M_STOP and got == want, (s, points, st["seats"])
                 kinds |= {o[0] for o in want}

@@ -31,13 +31,14 @@ def owner(g, rk, z):
 # ------------------------------------------------------------------ movement (4.4)
 
 @kernel
-def move_options(g, rk, s, points, wing_uses, flip_uses):
+def move_options(g, rk, s, points, wing_uses, flip_uses, fresh):
     """MOVE rows (kind, a, b): stop, then per zone a of s ascending: its steps, attacks,
     wings, flippers, each by target ascending (zone sets, batch_bits.py). The offsets are
     read once into locals: g and rk may alias for LLVM, so an rk word read after a store
     to g is read again (the same below in the board's loops)."""
     W = words(rk)
-    board_bits(g, rk, s)
+    if fresh:                   # else O_BITS is s's view, kept by `movement` since
+        board_bits(g, rk, s)
     opts, nbm, coast = rk[O_OPTS], rk[X_NBM], rk[X_COASTM]
     occ, mine, opn = slot(rk, B_OCC), slot(rk, B_MINE), slot(rk, B_OPEN)
     set_opt(g, rk, 0, M_STOP, -1, -1)
@@ -143,8 +144,9 @@ def movement(g, rk, u, pol, turns):
                 g[rk[O_FRENZY] + s] += rk[rk[X_EVAMT] + c]
         points = tr(g, rk, s, T_MOVES)
         wing_uses, flip_uses = 0, 0
+        fresh = True
         while points >= 1 and g[G_ERR] == 0:
-            n = move_options(g, rk, s, points, wing_uses, flip_uses)
+            n = move_options(g, rk, s, points, wing_uses, flip_uses, fresh)
             k = ask(g, rk, u, pol, D_MOVE, s, n)
             kind, a, b = opt(g, rk, k, 0), opt(g, rk, k, 1), opt(g, rk, k, 2)
             if kind == M_STOP:
@@ -152,9 +154,17 @@ def movement(g, rk, u, pol, turns):
             if kind == M_ATTACK:
                 combat(g, rk, u, pol, s, a, b)
                 points -= 1
+                fresh = True    # counts, floors and owners changed: the view is rebuilt
                 continue
             remove(g, rk, a)
             place(g, rk, s, b)
+            # s's view after a move of its own: a left, b taken (B_OTHERS and B_OPEN,
+            # the other seats' zones and counts, are unchanged)
+            for j in (B_OCC, B_MINE):
+                at = slot(rk, j)
+                g[at + a // ZBITS] &= ~(1 << (a % ZBITS))
+                g[at + b // ZBITS] |= 1 << (b % ZBITS)
+            fresh = False
             if kind == M_STEP:
                 points -= 1
             elif kind == M_WINGS:

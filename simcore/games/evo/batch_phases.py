@@ -151,6 +151,9 @@ def bid_options(g, rk, s, barred):
     return n
 
 
+DRAW_KEEP = 8          # draw_genes: the walk's first uids found in one pass
+
+
 @kernel
 def draw_genes(g, rk, u):
     """Contract 4.2 Draw: P - 1 genes into columns 1..; forced draws first, then the
@@ -177,9 +180,41 @@ def draw_genes(g, rk, u):
     # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
     # each time (a selection: the walk stops after a few of the bag's m uids)
     h = add(chance(u, g, K_DRAW), g[G_ROUND])
+    # the DRAW_KEEP first uids of that order in one pass (their indices kept sorted by key,
+    # then index, after the bag's uids in O_TMP); the selection below goes on only if they
+    # do not fill the lab
+    buf = tmp + rk[R_NG]
+    keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])
+    nb = 0
     for k in range(m):
-        u[1 + k] = add(h, g[tmp + k])
-    for i in range(m):
+        x = add(h, g[tmp + k])
+        u[1 + k] = x
+        if nb == keep and not x < u[1 + g[buf + nb - 1]]:
+            continue
+        j = nb if nb < keep else keep - 1
+        while j > 0 and u[1 + g[buf + j - 1]] > x:
+            g[buf + j] = g[buf + j - 1]
+            j -= 1
+        g[buf + j] = k
+        if nb < keep:
+            nb += 1
+    for i in range(nb):
+        if col >= P:
+            return
+        j = g[buf + i]
+        uid = g[tmp + j]
+        g[tmp + j] = -1
+        e = rk[rk[X_GUNAME] + uid]
+        dup = False
+        for c in range(1, col):
+            if g[rk[O_LAB_GENE] + c] == e:
+                dup = True
+        if dup:
+            continue
+        g[rk[O_LAB_GENE] + col] = e
+        g[rk[O_BAG] + e] -= 1
+        col += 1
+    for i in range(nb, m):
         if col >= P:
             break
         j = -1
