@@ -11,7 +11,8 @@ from simcore.games.evolversi.kernels import shuffle_into
 
 
 def test_the_build_is_keyed_by_every_source_of_the_package_and_its_compiled_bots():
-    sources = jit.python_files(jit.TREE / "simcore" / "games" / "evolversi", jit.TREE / "strategies" / "evolversi")
+    sources = jit.python_files(jit.TREE / "simcore" / "games" / "evolversi") + jit.bot_sources(
+        jit.TREE / "strategies" / "evolversi", "strategies.evolversi", ("simcore.games.evolversi.jit",))
     assert {f.name for f in sources} >= {"kernels.py", "phases.py", "effects.py", "market.py", "jit.py", "turn.py",
                                          "compiled.py"}
     key = jit.digest(sources + list(jit.CORE_SOURCES))

@@ -7,8 +7,8 @@ kernel (kernels.py; docs/games/evolversi.md section 14). Phase 3 (turn.py) is co
 whole, decisions included, for the bots with a compiled form (strategies/evolversi/
 compiled.py: C-callable policies of jit.DECIDE_SIG, `policy` here).
 
-Two builds share one set of sources (this package and strategies/evolversi/, read as
-files): `kernel` (kernels.py, with numba's reference counting: they allocate scratch) and
+Two builds share one set of sources (this package and the compiled bot files of
+strategies/evolversi/ with what they import, read as files): `kernel` (kernels.py, with numba's reference counting: they allocate scratch) and
 `fast` / `policy` (turn.py and the compiled bots, without it, `nrt=False`: they pass the
 state's arrays through many small calls and allocate nothing). Each has its own folder.
 """
@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...jit import DECIDE_SIG, TREE, GameBuild, python_files
+from ...jit import DECIDE_SIG, TREE, GameBuild, bot_sources, python_files
 
-SOURCES = python_files(Path(__file__).resolve().parent, TREE / "strategies" / "evolversi")
+# the package and the bot files that can add compiled code (jit.bot_sources): a plain-Python
+# bot file added to strategies/evolversi/ recompiles nothing
+SOURCES = (python_files(Path(__file__).resolve().parent)
+           + bot_sources(TREE / "strategies" / "evolversi", "strategies.evolversi", (__name__,)))
 BUILD = GameBuild("evolversi", SOURCES,
                   "evolversi: compiling the batch engine's kernels (once per source version, about 6 s of CPU)")
 TURN_BUILD = GameBuild("evolversiturn", SOURCES,
