@@ -286,7 +286,24 @@ def option_ok(g, rk, kind, n, k, mode, ent, hits):
 # as scoring every option and then drawing among the ties (`choose`'s general path).
 
 @kernel(inline=True)
+def keep_best(g, sc, k, v, top, m):
+    """Option k, scoring v, in a one-pass pick: the new (top, m), the m tied best indices
+    kept at g[sc..]. A score equal to the starting floor (m == 0) is not kept: MOVE and
+    BIRTH take option 0 unless an option scores above 0."""
+    if v > top:
+        g[sc] = k
+        return v, 1
+    if v == top and m > 0:
+        g[sc + m] = k
+        return top, m + 1
+    return top, m
+
+
+@kernel(inline=True)
 def tie_pick(g, sc, h, m):
+    """The pick among the m tied best (the below(h, m)-th in option order); option 0 if none."""
+    if m == 0:
+        return 0
     if m == 1:
         return g[sc]
     return g[sc + below(h, m)]
@@ -310,14 +327,7 @@ def pick_bid(g, rk, s, n, h, sc):
                 e = g[lab + c]
                 worth = min(maxbid, g[wts + WORTH + rk[geff + e]] * max(1, rk[gamt + e]))
         x = worth - max(minc, v - vials)
-        if x > top:
-            top, m = x, 1
-            g[sc] = k
-        elif x == top and m > 0:
-            g[sc + m] = k
-            m += 1
-    if m == 0:
-        return 0
+        top, m = keep_best(g, sc, k, x, top, m)
     return tie_pick(g, sc, h, m)
 
 
@@ -348,14 +358,7 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
             v = w * (wt(g, rk, s, KILL) + gain)
         else:
             v = F * gain
-        if v > top:
-            top, m = v, 1
-            g[sc] = k
-        elif v == top and m > 0:
-            g[sc + m] = k
-            m += 1
-    if m == 0:
-        return 0
+        top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 
 
@@ -373,14 +376,7 @@ def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
             v = F * g[vals + t]
         if r >= 0:
             v -= F * g[vals + r]
-        if v > top:
-            top, m = v, 1
-            g[sc] = k
-        elif v == top and m > 0:
-            g[sc + m] = k
-            m += 1
-    if m == 0:
-        return 0
+        top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 
 
@@ -391,14 +387,7 @@ def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
     top, m = _NEG, 0
     for k in range(n):
         v = sign * g[vals + g[at + 3 * k]]
-        if v > top:
-            top, m = v, 1
-            g[sc] = k
-        elif v == top and m > 0:
-            g[sc + m] = k
-            m += 1
-    if m == 0:
-        return 0
+        top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 
 

@@ -154,6 +154,21 @@ def bid_options(g, rk, s, barred):
 DRAW_KEEP = 8          # draw_genes: the walk's first uids found in one pass
 
 
+@kernel(inline=True)
+def take_uid(g, rk, tmp, j, col):
+    """The walk's uid at g[tmp + j] taken from the bag list: its gene into lab column `col`
+    unless that name is in the lab already (no two identical in one phase). The next column."""
+    uid = g[tmp + j]
+    g[tmp + j] = -1
+    e = rk[rk[X_GUNAME] + uid]
+    for c in range(1, col):
+        if g[rk[O_LAB_GENE] + c] == e:
+            return col
+    g[rk[O_LAB_GENE] + col] = e
+    g[rk[O_BAG] + e] -= 1
+    return col + 1
+
+
 @kernel
 def draw_genes(g, rk, u):
     """Contract 4.2 Draw: P - 1 genes into columns 1..; forced draws first, then the
@@ -184,7 +199,7 @@ def draw_genes(g, rk, u):
     # then index, after the bag's uids in O_TMP); the selection below goes on only if they
     # do not fill the lab
     buf = tmp + rk[R_NG]
-    keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])
+    keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
     nb = 0
     for k in range(m):
         x = add(h, g[tmp + k])
@@ -202,18 +217,7 @@ def draw_genes(g, rk, u):
         if col >= P:
             return
         j = g[buf + i]
-        uid = g[tmp + j]
-        g[tmp + j] = -1
-        e = rk[rk[X_GUNAME] + uid]
-        dup = False
-        for c in range(1, col):
-            if g[rk[O_LAB_GENE] + c] == e:
-                dup = True
-        if dup:
-            continue
-        g[rk[O_LAB_GENE] + col] = e
-        g[rk[O_BAG] + e] -= 1
-        col += 1
+        col = take_uid(g, rk, tmp, j, col)
     for i in range(nb, m):
         if col >= P:
             break
@@ -221,18 +225,7 @@ def draw_genes(g, rk, u):
         for k in range(m):
             if g[tmp + k] >= 0 and (j < 0 or u[1 + k] < u[1 + j]):
                 j = k
-        uid = g[tmp + j]
-        g[tmp + j] = -1
-        e = rk[rk[X_GUNAME] + uid]
-        dup = False
-        for c in range(1, col):
-            if g[rk[O_LAB_GENE] + c] == e:
-                dup = True
-        if dup:
-            continue
-        g[rk[O_LAB_GENE] + col] = e
-        g[rk[O_BAG] + e] -= 1
-        col += 1
+        col = take_uid(g, rk, tmp, j, col)
 
 
 @kernel
