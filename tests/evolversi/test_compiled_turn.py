@@ -16,15 +16,21 @@ LINEUPS = [(["greedy"] * 4, 4), (["random"] * 3, 3), (["greedy", "random"], 2),
 
 
 def _play(rs, names, players, seed, games, compiled):
+    """The batch played with phase 3 compiled (asserting it was) or forced to numpy."""
     policies = batch_policies(rs, names, players)
-    if compiled:
-        return rules.play_batch(rs, players, policies, seed, games)
     real = rules.compiled_turn
-    rules.compiled_turn = lambda run, bots: None
+    used = []
+
+    def recorded(run, bots):
+        used.append(real(run, bots) if compiled else None)
+        return used[-1]
+    rules.compiled_turn = recorded
     try:
-        return rules.play_batch(rs, players, policies, seed, games)
+        out = rules.play_batch(rs, players, policies, seed, games)
     finally:
         rules.compiled_turn = real
+    assert used and all((u is not None) is compiled for u in used), "the compiled phase 3 did not play"
+    return out
 
 
 @pytest.mark.parametrize("variant", ["default", "advanced-genetics"])
