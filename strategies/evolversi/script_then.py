@@ -44,3 +44,9 @@ class ScriptThenBatch:
                 self.pos[games[i]] = pos[i] + 1
             out[rows] = q.subset(rows).column(opt)
         return out
+
+    def compiled_form(self, tb):
+        """With no scripted choice (a search's continuation seat: the search forces its one
+        option itself) this is `then` exactly, so phase 3 may compile as `then`'s; else None."""
+        form = getattr(self.then, "compiled_form", None)
+        return form(tb) if form is not None and not self.items else None

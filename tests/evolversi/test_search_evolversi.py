@@ -195,3 +195,34 @@ def test_determinize_deals_face_down_pressure_from_every_unseen_token():
         assert a["pressure"] == b["pressure"], key
         kinds |= {t["token"] for t in a["pressure"]}
     assert kinds == {"meteor", "totem_or_fury", "swap_above"}
+
+
+def test_branch_plays_on_after_the_saved_phase_1_with_phase_3_compiled(monkeypatch):
+    """After the saved phase 1 every continuation has made its forced choice, so the rest runs
+    on the plain policies with phase 3 compiled (rules.compiled_turn): the same outcomes as
+    the numpy path, and the compiled path did play."""
+    import simcore.games.evolversi.branch as branch_mod
+    real = branch_mod.compiled_turn
+    for n, state in enumerate(_points()):
+        if n == 3:
+            break
+        seat, kind = G.decision_point(RS, state)
+        bots = [_forcing() if s == seat else make_bots("evolversi", "greedy", 1)[0] for s in range(4)]
+        runs = {}
+        for compiled in (True, False):
+            used = []
+            monkeypatch.setattr(branch_mod, "compiled_turn",
+                                lambda run, pol: used.append(real(run, pol) if compiled else None) or used[-1])
+            runs[compiled] = (G.branch(RS, [state, state], seat, kind, [0, 2], bots, 4, 2, [31, 32]), used)
+        (fast, used_fast), (slow, used_slow) = runs[True], runs[False]
+        assert used_fast and all(u is not None for u in used_fast), "phase 3 did not compile in the branch"
+        assert used_slow == [None]
+        for k in ("score", "winner", "rounds", "acquired"):
+            assert (fast[k] == slow[k]).all(), (n, k)
+
+
+def test_a_script_bot_compiles_as_its_base_only_when_it_has_no_choices_left_to_play():
+    from simcore.games.evolversi.state import tables_for
+    tb = tables_for(RS, 4)
+    assert _forcing().batch_policy(RS).compiled_form(tb) is not None
+    assert _forcing([{"kind": "PLACE", "option": 1}]).batch_policy(RS).compiled_form(tb) is None

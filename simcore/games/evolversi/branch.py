@@ -5,7 +5,10 @@ protocol: docs/rollout.md).
 stacks them options x K times into one batch (row o * K + k is continuation (o, k): state
 k, option o), and plays the whole batch to the end as play_batch does: the round the
 states stopped in step by step (rules.step, which resumes a saved phase), then whole rounds
-(rules.play_round), compacting finished games away.
+(rules.play_round), compacting finished games away. Once the saved phase 1 is over every
+continuation has made its forced choice, so the rest runs on a `Run` of the plain
+policies, whose phase 3 compiles (rules.compiled_turn) when every seat's policy has a
+compiled form: the same games, at the batch engine's speed.
 
 The option is the deciding seat's one scripted choice: its policy (bots[seat], a script
 that falls back to its base bot: `script:then=greedy`) is wrapped so that its first
@@ -23,7 +26,7 @@ import numpy as np
 
 from ...errors import UserError
 from . import setup, state_io
-from .rules import COMPACT_BELOW, _outcome_arrays, _record, play_round, step
+from .rules import COMPACT_BELOW, _outcome_arrays, _record, compiled_turn, finish_round, play_round, step
 from .run import Run
 from .search import SEARCH_KINDS, round_key
 from .state import State, tables_for
@@ -61,6 +64,21 @@ def _stack(states: list) -> State:
     return State(**{f.name: np.concatenate([getattr(s, f.name) for s in states]) for f in fields(State)})
 
 
+def _settled(run: Run, policies: list, seat: int) -> Run:
+    """The batch on with the forced seat's own policy, once every live
+    continuation has made its forced choice (a `_Forced` then only passes decisions on), so
+    phase 3 can play compiled; else `run` as it is."""
+    forced = policies[seat]
+    if not forced.done.take(run.st.out.take(run.live())).all():
+        return run
+    policies = list(policies)
+    policies[seat] = forced.policy
+    resumed = Run(run.rs, run.tb, run.st, policies, run.seed)
+    resumed.rnd, resumed.phase, resumed.turn, resumed.order_known = run.rnd, run.phase, run.turn, run.order_known
+    resumed.turn_engine = compiled_turn(resumed, policies)
+    return resumed
+
+
 def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     """Outcomes (the batch engine's dict, B = len(options) * len(states)) of playing each
     option of decision `kind` of `seat` from each state, continuation k seeded by keys[k]."""
@@ -85,8 +103,14 @@ def branch(rs, states, seat, kind, options, bots, seed, game, keys) -> dict:
     run.order_known = run.phase in ("actions", "market")
     out = _outcome_arrays(K * O, players, tb.n_rows)
     start = run.rnd
-    while run.st.alive.any() and run.rnd == start:         # the rest of the saved round
-        step(run)
+    while run.st.alive.any() and run.rnd == start and run.phase == "play":
+        step(run)                       # the saved phase 1, where the forced choice is made
+    if run.st.alive.any():
+        run = _settled(run, policies, seat)
+    if run.st.alive.any() and run.rnd == start and run.phase == "order":
+        finish_round(run)               # phases 2-4 of the saved round
+    while run.st.alive.any() and run.rnd == start:
+        step(run)                       # a state saved later in its round
     while run.st.alive.any():
         play_round(run)
         alive = run.st.alive

@@ -239,6 +239,13 @@ def play_round(run):
     if run.count_decisions or compiled_turn is not None:
         run.st.counter[:] = 0
     phases.play_cards(run, run.live(), fresh=True)
+    finish_round(run)
+
+
+def finish_round(run):
+    """Phases 2-4 of the round on every live game, phase 1 played (play_round's rest; a
+    search branch resumes a saved round here, branch.py)."""
+    compiled_turn = run.turn_engine
     phases.turn_order(run, run.live())
     if compiled_turn is not None:
         pol, rk, tables, X = compiled_turn

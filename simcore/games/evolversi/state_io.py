@@ -40,39 +40,82 @@ def event_name(rs: Ruleset, comps: Components, uid: int) -> str:
 
 
 class _Pool:
+    """The uids still free while one state is resolved. A name takes the first unused uid
+    of that name in the seat's own starting cards, then the Evolution deck, then the other
+    animals' starting cards (each in numbering order); each name's in-play check runs once."""
+
     def __init__(self, rs, comps):
         self.rs, self.comps = rs, comps
         self.used: set[int] = set()
         self.used_events: set[int] = set()
+        self.by_name = _uids_by_name(rs, comps)
+        self.checked: set[tuple[str, str]] = set()
 
-    def _take(self, uids, name):
+    def _take(self, uids):
         for uid in uids:
-            if uid not in self.used and card_name(self.rs, self.comps, uid) == name:
+            if uid not in self.used:
                 self.used.add(uid)
                 return uid
         return None
 
+    def _check(self, table: str, name: str, where: str) -> None:
+        if (table, name) not in self.checked:
+            _check_in_play(self.rs, self.comps.players, table, name, where)
+            self.checked.add((table, name))
+
     def card(self, name: str, animal: int | None, where: str) -> int:
-        _check_in_play(self.rs, self.comps.players, "cards", name, where)
-        order = []
-        if animal is not None:
-            order.append(self.comps.starting[animal])
-        order.append(self.comps.evolution)
-        order.extend(s for i, s in enumerate(self.comps.starting) if i != animal)
-        for uids in order:
-            uid = self._take(uids, name)
+        self._check("cards", name, where)
+        for group in self.by_name["order"][animal]:
+            uids = group.get(name)
+            uid = self._take(uids) if uids else None
             if uid is not None:
                 return uid
         raise UserError(f"no unused card named {name!r} is in play (check its name, copies, module "
                         "and min_players)", key=where)
 
     def event(self, name: str, where: str) -> int:
-        _check_in_play(self.rs, self.comps.players, "events", name, where)
-        for uid in range(len(self.comps.event_row)):
-            if uid not in self.used_events and event_name(self.rs, self.comps, uid) == name:
+        self._check("events", name, where)
+        for uid in self.by_name["events"].get(name, ()):
+            if uid not in self.used_events:
                 self.used_events.add(uid)
                 return uid
         raise UserError(f"no unused Event named {name!r} is in play", key=where)
+
+
+_BY_NAME: dict[int, tuple] = {}      # id(comps) -> (comps, rs.hash, the index): built once per table set
+
+
+def _uids_by_name(rs: Ruleset, comps: Components) -> dict:
+    """{"order": animal (or None) -> the card groups {name: uids} in _Pool.card's order,
+    "events": {name: uids}}, each uid list in numbering order (a search resolves thousands
+    of states: no scans)."""
+    cached = _BY_NAME.get(id(comps))
+    if cached is not None and cached[0] is comps and cached[1] == rs.hash:
+        return cached[2]
+
+    def group(uids, name_of):
+        out: dict[str, list[int]] = {}
+        for uid in uids:
+            out.setdefault(name_of(rs, comps, uid), []).append(uid)
+        return out
+    starting = [group(u, card_name) for u in comps.starting]
+    evolution = group(comps.evolution, card_name)
+    order = {None: [evolution, *starting]}          # animal -> the groups in the order searched
+    order.update({a: [starting[a], evolution, *(g for i, g in enumerate(starting) if i != a)]
+                  for a in range(len(starting))})
+    index = {"order": order, "events": group(range(len(comps.event_row)), event_name)}
+    _BY_NAME[id(comps)] = (comps, rs.hash, index)
+    return index
+
+
+def plain_copy(x):
+    """A deep copy of a JSON-like value (dicts, lists, scalars; a tuple becomes a list):
+    copy.deepcopy's memo costs a search more than its states' resolving."""
+    if type(x) is dict:
+        return {k: plain_copy(v) for k, v in x.items()}
+    if type(x) is list or type(x) is tuple:
+        return [plain_copy(v) for v in x]
+    return x
 
 
 def _check_in_play(rs: Ruleset, players: int, table: str, name: str, where: str) -> None:
@@ -170,7 +213,7 @@ def resolve(rs: Ruleset, comps: Components, state: dict) -> dict[str, Any]:
     """A copy of `state` with every card, Event and Pressure token replaced by its uid,
     and animals by their index. Fields not given take the setup defaults."""
     _check_shape(rs, comps.players, state)
-    s = deepcopy(state)
+    s = plain_copy(state)
     animals = [a["name"] for a in rs.tables["animals"]]
     pool = _Pool(rs, comps)
     seats = _require(s, "seats", list)
