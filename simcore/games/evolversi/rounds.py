@@ -9,7 +9,7 @@ game's arrays stay in cache through its whole round, and no numpy call sits betw
 steps (docs/games/evolversi.md section 14, "Session 15").
 
 The per-game steps take only the arrays they touch (a call that takes the state tuple
-passes some 600 scalars: turn.py); only phase 3's turn.take_turn is inlined, as in
+passes some 600 scalars: turn.py); phase 3's turn.take_turn is inlined, as in
 turn.actions before.
 """
 from __future__ import annotations
@@ -60,61 +60,68 @@ def constants(run) -> np.ndarray:
 
 
 @fast
-def draw(b, s, C, ident, fourth, fourth_round, games, deck, n_deck, shuffles, discard, n_discard,
+def draw(b, s0, C, ident, fourth, fourth_round, games, deck, n_deck, shuffles, discard, n_discard,
          hand, n_hand, keys):
-    """kernels.draw_hands for seat s of game b; True if it reshuffled (its Power fires)."""
-    h = C[C_HAND_FOURTH] if fourth[b] and fourth_round[b] < C[T.C_RND] else C[C_HAND]
-    n = np.int64(n_deck[b, s])
-    take = min(h, n)
-    for j in range(take):
-        hand[b, s, j] = deck[b, s, n - 1 - j]
-        deck[b, s, n - 1 - j] = -1
-    n_deck[b, s] = n - take
-    n_hand[b, s] = take
-    nd = np.int64(n_discard[b, s])
-    if n >= h or nd == 0:
-        return False
-    no = np.int64(shuffles[b, s]) + 1
-    prefix = add(add(add(key3(np.uint64(C[T.C_SEED]), games[b], CHANCE), KIND_OWN_DECK), s), no)
-    T.shuffle_into(discard[b, s], nd, deck[b, s], prefix, ident, keys)
-    shuffles[b, s] = no
-    n_discard[b, s] = 0
-    more = min(h - n, nd)
-    for j in range(more):
-        hand[b, s, n + j] = deck[b, s, nd - 1 - j]
-        deck[b, s, nd - 1 - j] = -1
-    n_deck[b, s] = nd - more
-    n_hand[b, s] = n + more
-    return True
+    """kernels.draw_hands for the seats s0, s0 + 1, ... of game b in seat order, up to the
+    first that reshuffles (its Power fires before the next seat draws: the caller's
+    business); returns that seat, or P if none did (one call per round, not per seat)."""
+    P = n_deck.shape[1]
+    for s in range(s0, P):
+        h = C[C_HAND_FOURTH] if fourth[b] and fourth_round[b] < C[T.C_RND] else C[C_HAND]
+        n = np.int64(n_deck[b, s])
+        take = min(h, n)
+        for j in range(take):
+            hand[b, s, j] = deck[b, s, n - 1 - j]
+            deck[b, s, n - 1 - j] = -1
+        n_deck[b, s] = n - take
+        n_hand[b, s] = take
+        nd = np.int64(n_discard[b, s])
+        if n >= h or nd == 0:
+            continue
+        no = np.int64(shuffles[b, s]) + 1
+        prefix = add(add(add(key3(np.uint64(C[T.C_SEED]), games[b], CHANCE), KIND_OWN_DECK), s), no)
+        T.shuffle_into(discard[b, s], nd, deck[b, s], prefix, ident, keys)
+        shuffles[b, s] = no
+        n_discard[b, s] = 0
+        more = min(h - n, nd)
+        for j in range(more):
+            hand[b, s, n + j] = deck[b, s, nd - 1 - j]
+            deck[b, s, nd - 1 - j] = -1
+        n_deck[b, s] = nd - more
+        n_hand[b, s] = n + more
+        return s
+    return P
 
 
 @fast
-def place(b, x, mask, n_opt, hand, n_hand, above, below, counter, games, C, pol, rk, q):
-    """PLACE for seat x of game b (frame: decisions.FRAME), then kernels.place_hand."""
+def place(b, mask, n_opt, hand, n_hand, above, below, counter, games, C, pol, rk, q):
+    """PLACE for every seat of game b in seat order (frame: decisions.FRAME), each then
+    kernels.place_hand (one call per round, not per seat)."""
     H = hand.shape[2]
-    h = np.int64(n_hand[b, x])
-    q[0] = h
-    for j in range(h):
-        q[1 + j] = hand[b, x, j]
-    n = n_opt[h]
-    for r in range(n):
-        q[OPT + r] = mask[h, r]
-    m = mask[h, T.ask_on(b, x, D_PLACE, n, counter, games, C, pol, rk, q)]
-    ka = kb = 0
-    for j in range(h):
-        if (m >> j) & 1:
-            above[b, x, ka] = hand[b, x, j]
-            ka += 1
-        else:
-            below[b, x, kb] = hand[b, x, j]
-            kb += 1
-    for j in range(ka, H):
-        above[b, x, j] = -1
-    for j in range(kb, H):
-        below[b, x, j] = -1
-    for j in range(H):
-        hand[b, x, j] = -1
-    n_hand[b, x] = 0
+    for x in range(hand.shape[1]):
+        h = np.int64(n_hand[b, x])
+        q[0] = h
+        for j in range(h):
+            q[1 + j] = hand[b, x, j]
+        n = n_opt[h]
+        for r in range(n):
+            q[OPT + r] = mask[h, r]
+        m = mask[h, T.ask_on(b, x, D_PLACE, n, counter, games, C, pol, rk, q)]
+        ka = kb = 0
+        for j in range(h):
+            if (m >> j) & 1:
+                above[b, x, ka] = hand[b, x, j]
+                ka += 1
+            else:
+                below[b, x, kb] = hand[b, x, j]
+                kb += 1
+        for j in range(ka, H):
+            above[b, x, j] = -1
+        for j in range(kb, H):
+            below[b, x, j] = -1
+        for j in range(H):
+            hand[b, x, j] = -1
+        n_hand[b, x] = 0
 
 
 @fast
@@ -198,7 +205,10 @@ def leader_bonus(b, C, pos, tokens, supply, fury, at_end, fourth, fourth_round):
 def play(g, first, n_rounds, S, TB, R, C, pol, rk, X, standing):
     """Play each game of g on, game by game, from phase `first` of round C[turn.C_RND], for
     n_rounds rounds at most (until it ends). `standing` (B, max_rounds, P): each seat's
-    track position after each round played (play_batch's trajectories), or empty."""
+    track position after each round played (play_batch's trajectories), or empty. A game
+    that ends skips the rest of its round (the S.alive checks)."""
+    keys, key, q = X[0], X[2], X[3]
+    P = S.order.shape[1]
     rnd = C[T.C_RND]
     for i in range(len(g)):
         b = g[i]
@@ -206,51 +216,52 @@ def play(g, first, n_rounds, S, TB, R, C, pol, rk, X, standing):
         for r in range(n_rounds):
             if not S.alive[b]:
                 break
-            one_round(b, first if r == 0 else FROM_PLAY, S, TB, R, C, pol, rk, X)
+            if r > 0 or first == FROM_PLAY:
+                C[T.C_ORDER_KNOWN] = 0
+                for s in range(P):
+                    S.counter[b, s] = 0
+                s = 0                                                    # phase 1
+                while s < P:
+                    s = draw(b, s, C, R.ident, S.fourth, S.fourth_round, S.games, S.deck, S.n_deck,
+                             S.deck_shuffles, S.discard, S.n_discard, S.hand, S.n_hand, keys)
+                    if s < P:            # seat s reshuffled: its Power, before the next seat draws
+                        a = S.animal[b, s]
+                        on = R.power_active[a] or C[T.C_KNOCKOUTS] == 0
+                        verb = np.int64(R.power_verb[a])
+                        if TB.per_target[verb] and R.power_target[a] == T.T_SELF:
+                            # turn.resolve_card's first case (the seat alone, no decision),
+                            # without the call that takes the state
+                            T.apply_one(b, s, TB.family[verb], R.power_amount[a] if on else 0, 0, s, S, C)
+                        else:
+                            T.resolve_effect(b, np.int64(s), verb, np.int64(R.power_amount[a]),
+                                             np.int64(R.power_target[a]), np.int64(0), bool(on),
+                                             S, TB, C, pol, rk, X)
+                        if T.end_check(b, S, C):
+                            break
+                        s += 1
+                if S.alive[b]:
+                    place(b, R.place_mask, R.place_n, S.hand, S.n_hand, S.above, S.below, S.counter, S.games,
+                          C, pol, rk, q)
+            if S.alive[b]:
+                turn_order(b, TB.strength, S.totem, S.above, S.order, S.order_pos, key)   # phase 2
+                C[T.C_ORDER_KNOWN] = 1
+                for k in range(P):                                       # phase 3
+                    if not S.alive[b]:
+                        break
+                    T.take_turn(b, k, S, TB, C, pol, rk, X)
+            if S.alive[b]:                                               # phase 4
+                new_market(b, C, R.ident, S.games, S.above, S.below, S.revealed, S.discard, S.n_discard,
+                           S.market, S.common, S.n_common, S.evo_deck, S.n_evo, S.evo_shuffles, keys)
+                if C[C_BONUS] != 0:
+                    leader_bonus(b, C, S.pos, S.tokens, S.supply, S.fury, S.at_end, S.fourth, S.fourth_round)
+                    T.end_check(b, S, C)
+                if S.alive[b] and C[T.C_RND] == C[C_MAX_ROUNDS]:
+                    S.alive[b] = False
+                    S.end_reason[b] = END_STALLED
+                    S.rounds[b] = C[T.C_RND]
             if standing.shape[0]:
-                for p in range(standing.shape[2]):
+                for p in range(P):
                     standing[b, C[T.C_RND] - 1, p] = S.pos[b, p]
             C[T.C_RND] += 1
     C[T.C_RND] = rnd
 
-
-@fast(inline=True)
-def one_round(b, first, S, TB, R, C, pol, rk, X):
-    """Phases `first`..4 of round C[turn.C_RND] for game b (play's body)."""
-    keys, key, q = X[0], X[2], X[3]
-    P = S.order.shape[1]
-    if first == FROM_PLAY:
-        C[T.C_ORDER_KNOWN] = 0
-        for s in range(P):
-            S.counter[b, s] = 0
-        for s in range(P):                                               # phase 1
-            if not S.alive[b]:
-                break
-            if draw(b, s, C, R.ident, S.fourth, S.fourth_round, S.games, S.deck, S.n_deck, S.deck_shuffles,
-                    S.discard, S.n_discard, S.hand, S.n_hand, keys):
-                a = S.animal[b, s]
-                on = R.power_active[a] or C[T.C_KNOCKOUTS] == 0
-                T.resolve_card(b, s, R.power_verb[a], R.power_amount[a], R.power_target[a], 0, on,
-                               S, TB, C, pol, rk, X)
-                T.end_check(b, S, C)
-        if not S.alive[b]:
-            return
-        for s in range(P):
-            place(b, np.int64(s), R.place_mask, R.place_n, S.hand, S.n_hand, S.above, S.below,
-                  S.counter, S.games, C, pol, rk, q)
-    turn_order(b, TB.strength, S.totem, S.above, S.order, S.order_pos, key)     # phase 2
-    C[T.C_ORDER_KNOWN] = 1
-    for k in range(P):                                                   # phase 3
-        if not S.alive[b]:
-            return
-        T.take_turn(b, k, S, TB, C, pol, rk, X)
-    new_market(b, C, R.ident, S.games, S.above, S.below, S.revealed, S.discard, S.n_discard,   # phase 4
-               S.market, S.common, S.n_common, S.evo_deck, S.n_evo, S.evo_shuffles, keys)
-    if C[C_BONUS] != 0:
-        leader_bonus(b, C, S.pos, S.tokens, S.supply, S.fury, S.at_end, S.fourth, S.fourth_round)
-        if T.end_check(b, S, C):
-            return
-    if C[T.C_RND] == C[C_MAX_ROUNDS]:
-        S.alive[b] = False
-        S.end_reason[b] = END_STALLED
-        S.rounds[b] = C[T.C_RND]

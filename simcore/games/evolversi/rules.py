@@ -47,11 +47,18 @@ def _outcome_arrays(n: int, P: int, R: int) -> dict:
             "fourth_round": np.zeros(n, np.int16)}
 
 
-def _record(st: State, rows: np.ndarray, out: dict, offset: int) -> None:
+def _record(st: State, rows, out: dict, offset: int) -> None:
+    """The outcome of the games `rows`; rows None: every game of a batch never compacted
+    (its row b is outcome row b: one slice copy per field)."""
+    fields = (("position", st.pos), ("winner", st.winner), ("rounds", st.rounds),
+              ("end_reason", st.end_reason), ("animal", st.animal), ("fury", st.fury),
+              ("tokens", st.tokens), ("bought", st.bought), ("fourth_round", st.fourth_round))
+    if rows is None:
+        for name, field in fields:
+            out[name][offset:offset + st.size] = field
+        return
     dst = st.out.take(rows) + offset
-    for name, field in (("position", st.pos), ("winner", st.winner), ("rounds", st.rounds),
-                        ("end_reason", st.end_reason), ("animal", st.animal), ("fury", st.fury),
-                        ("tokens", st.tokens), ("bought", st.bought), ("fourth_round", st.fourth_round)):
+    for name, field in fields:
         put_rows(out[name], dst, field.take(rows, axis=0))
 
 
@@ -87,7 +94,7 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
     if run.turn_engine is not None:      # every game to its end in one compiled call
         rows = standing[offset:offset + len(games)] if standing is not None else NO_STANDING
         _compiled_rounds(run, rounds.FROM_PLAY, rs["max_rounds"], rows)
-        _record(run.st, np.arange(run.st.size), out, offset)
+        _record(run.st, None, out, offset)
         return
     while run.st.alive.any():
         played = np.flatnonzero(run.st.alive) if standing is not None else None

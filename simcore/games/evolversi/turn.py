@@ -104,6 +104,8 @@ def scratch(run, Q: int):
 def ask_on(b, x, kind, n, counter, games, C, pol, rk, q):
     d = np.uint64(counter[b, x])
     counter[b, x] += 1
+    if n == 1:                       # the one legal option: any policy answers 0 (decisions.py)
+        return 0
     h = np.uint64(0)                 # the key, when some seat's policy reads keys (C_KEYS)
     if C[C_KEYS]:
         h = add(add(add(key3(np.uint64(C[C_SEED]), games[b], BOT), C[C_RND]), x), d)
@@ -138,8 +140,9 @@ def end_check_on(b, at_end, pos, alive, end_reason, rounds, winner, C):
 
 @fast(inline=True)
 def end_check(b, S, C):
-    """Section 5.1 on game b: True if it ended (a pawn flagged on the last space)."""
-    return end_check_on(np.int64(b), S.at_end, S.pos, S.alive, S.end_reason, S.rounds, S.winner, C)
+    """Section 5.1 on game b: True if it ended (a pawn flagged on the last space). The
+    flag is read here, so the common case (none) makes no call."""
+    return S.at_end[b] and end_check_on(np.int64(b), S.at_end, S.pos, S.alive, S.end_reason, S.rounds, S.winner, C)
 
 
 @fast(inline=True)
@@ -209,8 +212,9 @@ def condition_on(b, x, c, totem, order, C):
 
 @fast(inline=True)
 def condition(b, x, c, S, C):
-    """Section 5.1's condition c for actor x of game b (kernels.conditions)."""
-    return condition_on(np.int64(b), np.int64(x), np.int64(c), S.totem, S.order, C)
+    """Section 5.1's condition c for actor x of game b (kernels.conditions; "always"
+    makes no call)."""
+    return c == C_ALWAYS or condition_on(np.int64(b), np.int64(x), np.int64(c), S.totem, S.order, C)
 
 
 @fast
