@@ -1,15 +1,17 @@
-"""A whole round compiled (session 15): phases 1, 2 and 4 around turn.py's phase 3, game by
-game, in one numba call per round (`play`), for the bots with a compiled form.
+"""Whole rounds compiled (session 15): phases 1, 2 and 4 around turn.py's phase 3, game by
+game, for the bots with a compiled form: `play` plays every game of a batch to its end in
+one numba call (rules.play_batch), or one round (rules.play_round, a search branch).
 
 Each step is the numpy engine's, card for card and key for key: phase 1 is
 phases.play_cards (each seat draws in seat order, kernels.draw_hands, its Power when it
 reshuffled, then every seat's PLACE and kernels.place_hand), phase 2 kernels.turn_order,
 phase 4 market.new_market (kernels.new_market, the leader bonus, the round limit). One
-game's arrays stay in cache through its whole round, and no numpy call sits between the
+game's arrays stay in cache through its whole game, and no numpy call sits between the
 steps (docs/games/evolversi.md section 14, "Session 15").
 
-The per-game steps take only the arrays they touch (a call that takes the state tuple
-passes some 600 scalars: turn.py); phase 3's turn.take_turn is inlined, as in
+The per-game steps take only the arrays they touch, and each is one call per round (a
+call that takes the state tuple passes some 600 scalars: turn.py; its cost, not the
+steps', was most of the compiled time); phase 3's turn.take_turn is inlined, as in
 turn.actions before.
 """
 from __future__ import annotations

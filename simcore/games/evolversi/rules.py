@@ -12,6 +12,8 @@ reference engine's methods where they do the same thing:
     arrays.py    flat-index and reduction helpers         decisions.py the bots' decision interface
     kernels.py   the decision-free loops, compiled        jit.py       their numba build and cache
                  (draws and shuffles, verbs, targets, phase 4 ...: docs/games/evolversi.md 14)
+    turn.py      phase 3 compiled, decisions included     rounds.py    whole rounds compiled
+                 (the bots with a compiled form)                       around it (play_batch)
 
 Games take different paths, so every step works on `g`, the game rows it applies to; a
 game that ends drops out of `g` at once, and the batch is compacted between rounds.
