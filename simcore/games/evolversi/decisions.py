@@ -108,9 +108,11 @@ INFO = {
 # The compiled interface (turn.py, phase 3 compiled whole): a bot with a compiled form
 # (`policy.compiled_form(tb)` -> (a jit.DECIDE_SIG policy, its int64 data `rk`), else None:
 # the numpy path plays) is called as decide(q, rk, kind, seat, n, h): `kind` a D_ code,
-# `n` the number of options, `h` the decision's BOT-stream key, and it returns an option
+# `n` the number of options, `h` the decision's BOT-stream key (0 when no seat's policy
+# reads keys, `uses_keys`), and it returns an option
 # index 0..n-1 in the contract's order. A masked decision of the numpy interface lists only
-# its legal options, in column order (option r = the r-th legal column). `q` is the frame:
+# its legal options, in column order (option r = the r-th legal column); a decision with one
+# option is answered 0 without calling the policy (its counter still advances). `q` is the frame:
 # q[0:OPT] the decision's facts, then option r's three words at q[OPT + 3 r] (uids: card uids):
 OPT = 16
 FRAME = {

@@ -12,6 +12,8 @@ reference engine's methods where they do the same thing:
     arrays.py    flat-index and reduction helpers         decisions.py the bots' decision interface
     kernels.py   the decision-free loops, compiled        jit.py       their numba build and cache
                  (draws and shuffles, verbs, targets, phase 4 ...: docs/games/evolversi.md 14)
+    turn.py      phase 3 compiled, decisions included     rounds.py    whole rounds compiled
+                 (the bots with a compiled form)                       around it (play_batch)
 
 Games take different paths, so every step works on `g`, the game rows it applies to; a
 game that ends drops out of `g` at once, and the batch is compacted between rounds.
@@ -25,7 +27,7 @@ import numpy as np
 from ...errors import UserError
 from ...ruleset import Ruleset
 from ...jit import compiled
-from . import effects, market, phases, setup, state_io, turn
+from . import effects, market, phases, rounds, setup, state_io, turn
 from .decisions import OPT
 from .arrays import put_rows
 from .run import Run
@@ -36,6 +38,7 @@ UNTIL = ("turn", "phase", "round", "place", "end")   # run_state stopping points
 POLICY_SLOTS = 8              # compiled policies handed to turn.actions (at least players_max)
 BATCH_SIZE = 32768            # games per chunk in play_batch (memory stays flat)
 COMPACT_BELOW = 0.5           # compact the batch when fewer than this share of games live
+NO_STANDING = np.zeros((0, 1, 1), np.int16)   # rounds.play records no trajectories
 
 
 def _outcome_arrays(n: int, P: int, R: int) -> dict:
@@ -46,11 +49,18 @@ def _outcome_arrays(n: int, P: int, R: int) -> dict:
             "fourth_round": np.zeros(n, np.int16)}
 
 
-def _record(st: State, rows: np.ndarray, out: dict, offset: int) -> None:
+def _record(st: State, rows, out: dict, offset: int) -> None:
+    """The outcome of the games `rows`; rows None: every game of a batch never compacted
+    (its row b is outcome row b: one slice copy per field)."""
+    fields = (("position", st.pos), ("winner", st.winner), ("rounds", st.rounds),
+              ("end_reason", st.end_reason), ("animal", st.animal), ("fury", st.fury),
+              ("tokens", st.tokens), ("bought", st.bought), ("fourth_round", st.fourth_round))
+    if rows is None:
+        for name, field in fields:
+            out[name][offset:offset + st.size] = field
+        return
     dst = st.out.take(rows) + offset
-    for name, field in (("position", st.pos), ("winner", st.winner), ("rounds", st.rounds),
-                        ("end_reason", st.end_reason), ("animal", st.animal), ("fury", st.fury),
-                        ("tokens", st.tokens), ("bought", st.bought), ("fourth_round", st.fourth_round)):
+    for name, field in fields:
         put_rows(out[name], dst, field.take(rows, axis=0))
 
 
@@ -83,6 +93,11 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
     run.turn_engine = compiled_turn(run, bots)
     setup.setup(run, fixed)
     standing = out.get("standing")
+    if run.turn_engine is not None:      # every game to its end in one compiled call
+        rows = standing[offset:offset + len(games)] if standing is not None else NO_STANDING
+        _compiled_rounds(run, rounds.FROM_PLAY, rs["max_rounds"], rows)
+        _record(run.st, None, out, offset)
+        return
     while run.st.alive.any():
         played = np.flatnonzero(run.st.alive) if standing is not None else None
         r = run.rnd
@@ -209,8 +224,9 @@ def step(run):
 
 
 def compiled_turn(run, bots):
-    """(policies, their data, tables, scratch) for phase 3 compiled whole (turn.py), if every
-    seat's bot has a compiled form (decisions.py); else None: the numpy path plays it."""
+    """(policies, their data, phase 3's tables, scratch, phases 1 and 4's tables) for the
+    round compiled whole (rounds.py, turn.py), if every seat's bot has a compiled form
+    (decisions.py); else None: the numpy path plays it."""
     forms = []
     for p in bots:
         form = getattr(p, "compiled_form", None)
@@ -230,14 +246,17 @@ def compiled_turn(run, bots):
     pol = tuple(compiled(f[0]) for f in forms)
     pol += (pol[0],) * (POLICY_SLOTS - P)
     tables = turn.turn_tables(run, effects.VERB_FAMILY, effects._PER_TARGET_VERB)
-    return pol, rk, tables, turn.scratch(run, Q)
+    return pol, rk, tables, turn.scratch(run, Q), rounds.tables(run)
 
 
 def play_round(run):
     """Phases 1-4 of one round on every live game (the fast path of play_batch)."""
-    compiled_turn = run.turn_engine
-    if run.count_decisions or compiled_turn is not None:
+    compiled = run.turn_engine
+    if run.count_decisions or compiled is not None:
         run.st.counter[:] = 0
+    if compiled is not None:
+        _compiled_round(run, rounds.FROM_PLAY)
+        return
     phases.play_cards(run, run.live(), fresh=True)
     finish_round(run)
 
@@ -245,14 +264,26 @@ def play_round(run):
 def finish_round(run):
     """Phases 2-4 of the round on every live game, phase 1 played (play_round's rest; a
     search branch resumes a saved round here, branch.py)."""
-    compiled_turn = run.turn_engine
+    if run.turn_engine is not None:
+        _compiled_round(run, rounds.FROM_ORDER)
+        return
     phases.turn_order(run, run.live())
-    if compiled_turn is not None:
-        pol, rk, tables, X = compiled_turn
-        turn.actions(run.live(), turn.turn_arrays(run.st), tables, turn.constants(run), pol, rk, X)
-    else:
-        for k in range(run.P):
-            phases.take_turn(run, run.live(), k)
+    for k in range(run.P):
+        phases.take_turn(run, run.live(), k)
     market.new_market(run, run.live())
     run.rnd += 1
     run.order_known = False
+
+
+def _compiled_round(run, first):
+    """Phases `first`..4 of the round compiled, game by game (rounds.play)."""
+    _compiled_rounds(run, first, 1, NO_STANDING)
+    run.rnd += 1
+    run.order_known = False
+
+
+def _compiled_rounds(run, first, n_rounds, standing):
+    """rounds.play: every live game on from phase `first` for n_rounds rounds at most."""
+    pol, rk, tables, X, round_tables = run.turn_engine
+    rounds.play(run.live(), first, n_rounds, turn.turn_arrays(run.st), tables, round_tables,
+                rounds.constants(run), pol, rk, X, standing)

@@ -54,7 +54,8 @@ Tables = namedtuple("Tables", ["strength", "tokens", "fury", "verb", "amount", "
                                "family", "per_target"])
 # the rule numbers phase 3 reads (rs names), and the engine's own constants, as one int64 array
 C_L, C_FURY_MOD, C_OVERFLOW, C_FOURTH, C_PPT, C_AFTER_OWN, C_TO_COMMON, C_KNOCKOUTS, C_REACTIONS, C_RND, \
-    C_ORDER_KNOWN, C_SEED = range(12)
+    C_ORDER_KNOWN, C_SEED, C_KEYS = range(13)
+N_CONST = 13                     # rounds.py's constants follow these
 
 
 def turn_arrays(st) -> Arrays:
@@ -75,7 +76,7 @@ def turn_tables(run, family, per_target) -> Tables:
 
 def constants(run) -> np.ndarray:
     rs = run.rs
-    c = np.zeros(12, np.int64)
+    c = np.zeros(N_CONST, np.int64)
     c[C_L], c[C_FURY_MOD], c[C_OVERFLOW] = run.L, run.fury_mod, rs["fury_overflow_points"]
     c[C_FOURTH], c[C_PPT] = rs["fourth_card_space"], rs["pressure_per_turn"]
     c[C_AFTER_OWN] = int(bool(rs["reactions_after_own_turn"]))
@@ -83,6 +84,7 @@ def constants(run) -> np.ndarray:
     c[C_KNOCKOUTS], c[C_REACTIONS] = int(run.tb.knockouts), int(run.tb.has_reactions)
     c[C_RND], c[C_ORDER_KNOWN] = run.rnd, int(run.order_known)
     c[C_SEED] = np.int64(np.uint64(run.seed_u64).view(np.int64))
+    c[C_KEYS] = int(any(getattr(p, "uses_keys", True) for p in run.policies))
     return c
 
 
@@ -102,8 +104,12 @@ def scratch(run, Q: int):
 def ask_on(b, x, kind, n, counter, games, C, pol, rk, q):
     d = np.uint64(counter[b, x])
     counter[b, x] += 1
-    base = add(add(key3(np.uint64(C[C_SEED]), games[b], BOT), C[C_RND]), x)
-    return pol[x](q, rk[x], kind, x, n, add(base, d))
+    if n == 1:                       # the one legal option: any policy answers 0 (decisions.py)
+        return 0
+    h = np.uint64(0)                 # the key, when some seat's policy reads keys (C_KEYS)
+    if C[C_KEYS]:
+        h = add(add(add(key3(np.uint64(C[C_SEED]), games[b], BOT), C[C_RND]), x), d)
+    return pol[x](q, rk[x], kind, x, n, h)
 
 
 @fast(inline=True)
@@ -134,8 +140,9 @@ def end_check_on(b, at_end, pos, alive, end_reason, rounds, winner, C):
 
 @fast(inline=True)
 def end_check(b, S, C):
-    """Section 5.1 on game b: True if it ended (a pawn flagged on the last space)."""
-    return end_check_on(np.int64(b), S.at_end, S.pos, S.alive, S.end_reason, S.rounds, S.winner, C)
+    """Section 5.1 on game b: True if it ended (a pawn flagged on the last space). The
+    flag is read here, so the common case (none) makes no call."""
+    return S.at_end[b] and end_check_on(np.int64(b), S.at_end, S.pos, S.alive, S.end_reason, S.rounds, S.winner, C)
 
 
 @fast(inline=True)
@@ -205,8 +212,9 @@ def condition_on(b, x, c, totem, order, C):
 
 @fast(inline=True)
 def condition(b, x, c, S, C):
-    """Section 5.1's condition c for actor x of game b (kernels.conditions)."""
-    return condition_on(np.int64(b), np.int64(x), np.int64(c), S.totem, S.order, C)
+    """Section 5.1's condition c for actor x of game b (kernels.conditions; "always"
+    makes no call)."""
+    return c == C_ALWAYS or condition_on(np.int64(b), np.int64(x), np.int64(c), S.totem, S.order, C)
 
 
 @fast
@@ -597,15 +605,3 @@ def take_turn(b, k, S, TB, C, pol, rk, X):
                 end_check(b, S, C)
                 break
     S.actor[b] = -1
-
-
-@fast
-def actions(g, S, TB, C, pol, rk, X):
-    """Phase 3 of every game of g: each seat in turn order, until the game ends."""
-    P = S.order.shape[1]
-    for i in range(len(g)):
-        b = g[i]
-        for k in range(P):
-            if not S.alive[b]:
-                break
-            take_turn(b, k, S, TB, C, pol, rk, X)
