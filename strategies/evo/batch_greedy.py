@@ -289,14 +289,13 @@ def option_ok(g, rk, kind, n, k, mode, ent, hits):
 def keep_best(g, sc, k, v, top, m):
     """Option k, scoring v, in a one-pass pick: the new (top, m), the m tied best indices
     kept at g[sc..]. A score equal to the starting floor (m == 0) is not kept: MOVE and
-    BIRTH take option 0 unless an option scores above 0."""
-    if v > top:
-        g[sc] = k
-        return v, 1
-    if v == top and m > 0:
-        g[sc + m] = k
-        return top, m + 1
-    return top, m
+    BIRTH take option 0 unless an option scores above 0. Without branches (selects): which
+    option beats or ties the best is data, so a branch on it was mispredicted often; an
+    option not kept is written at g[sc + k], past the m <= k kept ones (a dead store)."""
+    gt = v > top
+    tie = (v == top) & (m > 0)
+    g[sc + (0 if gt else (m if tie else k))] = k
+    return (v if gt else top), (1 if gt else (m + 1 if tie else m))
 
 
 @kernel(inline=True)

@@ -263,6 +263,16 @@ def egg_thief(g, rk, u, pol, s, t):
 
 
 @kernel
+def thief_held(g, rk):
+    """Whether any seat holds an active Egg thief card (hands change in the birth phase only
+    when one is played)."""
+    for s in range(rk[R_P]):
+        if event_card(g, rk, s, EV_THIEF) >= 0:
+            return True
+    return False
+
+
+@kernel
 def birth(g, rk, u, pol):
     P = rk[R_P]
     g[G_PHASE] = PH_SURVIVAL
@@ -279,6 +289,7 @@ def birth(g, rk, u, pol):
     eggs = 0
     for s in range(P):
         eggs = max(eggs, tr(g, rk, s, T_EGGS))
+    thief = thief_held(g, rk)
     for k in range(1, eggs + 1):
         for i in range(P):
             s = g[rk[O_ORDER] + i]
@@ -299,7 +310,9 @@ def birth(g, rk, u, pol):
                 g[G_KILLS] += 1
             place(g, rk, s, t)
             g[G_BIRTHS] += 1
-            egg_thief(g, rk, u, pol, s, t)
+            if thief:                   # else no seat could play Egg thief (no call per birth)
+                egg_thief(g, rk, u, pol, s, t)
+                thief = thief_held(g, rk)
 
 
 # ------------------------------------------------------------------ survival and scoring (4.6)

@@ -200,10 +200,11 @@ def draw_genes(g, rk, u):
     # do not fill the lab
     buf = tmp + rk[R_NG]
     keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
+    for k in range(m):                  # the keys first: no branch among the hashes
+        u[1 + k] = add(h, g[tmp + k])
     nb = 0
     for k in range(m):
-        x = add(h, g[tmp + k])
-        u[1 + k] = x
+        x = u[1 + k]
         if nb == keep and not x < u[1 + g[buf + nb - 1]]:
             continue
         j = nb if nb < keep else keep - 1
@@ -294,6 +295,7 @@ def settle(g, rk):
             g[rk[O_MP] + s] -= price(g, rk, s, g[rk[O_LAB_BID] + c])
     for s in range(P):
         g[rk[O_COL] + s] = -1
+    gained = 0                          # the seats that win a gene: their traits change
     for c in range(P):
         s = g[rk[O_LAB_SEAT] + c]
         if s >= 0:
@@ -310,10 +312,12 @@ def settle(g, rk):
         if s >= 0:
             g[rk[O_HELD] + s * E + e] += 1
             g[rk[O_WON] + s * E + e] += 1
+            gained |= 1 << s
         else:
             g[rk[O_BAG] + e] += 1
     for s in range(P):
-        set_traits(g, rk, s)
+        if (gained >> s) & 1:
+            set_traits(g, rk, s)
     g[G_PHASE] = PH_INITIATIVE
 
 
