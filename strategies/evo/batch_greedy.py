@@ -27,7 +27,7 @@ from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_T
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
-from simcore.games.evo.batch_bits import drop_first, first, words
+from simcore.games.evo.batch_bits import drop_first, first, set_word, word, words
 from simcore.games.evo.state import O_ZSETS, X_NBM, ZBITS
 
 from .batch_bots import below
@@ -294,7 +294,7 @@ def keep_best(g, sc, k, v, top, m):
     option not kept is written at g[sc + k], past the m <= k kept ones (a dead store)."""
     gt = v > top
     tie = (v == top) & (m > 0)
-    g[sc + (0 if gt else (m if tie else k))] = k
+    set_word(g, sc + (0 if gt else (m if tie else k)), k)
     return (v if gt else top), (1 if gt else (m + 1 if tie else m))
 
 
@@ -317,7 +317,7 @@ def pick_bid(g, rk, s, n, h, sc):
     wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
     top, m, last, worth = _NEG, 0, -1, 0
     for k in range(n):
-        c, v = g[at + 3 * k], g[at + 3 * k + 1]
+        c, v = word(g, at + 3 * k), word(g, at + 3 * k + 1)
         if c != last:
             last = c
             if c == 0:
@@ -340,11 +340,11 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
         g[wc + x] = -1
     top, m, last, va = 0, 0, -1, 0
     for k in range(1, n):
-        kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        kind, a, b = word(g, at + 3 * k), word(g, at + 3 * k + 1), word(g, at + 3 * k + 2)
         if a != last:
             last = a
-            va = g[vals + a]
-        gain = g[vals + b] - va
+            va = word(g, vals + a)
+        gain = word(g, vals + b) - va
         if kind == M_ATTACK:
             x = g[own + b]
             w = g[wc + x]
@@ -368,13 +368,14 @@ def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
     kill = wt(g, rk, s, KILL)
     top, m = 0, 0
     for k in range(1, n):
-        r, t = g[at + 3 * k], g[at + 3 * k + 1]
-        if g[own + t] >= 0:
-            v = babies * (kill + g[vals + t])
+        r, t = word(g, at + 3 * k), word(g, at + 3 * k + 1)
+        vt = word(g, vals + t)
+        if word(g, own + t) >= 0:
+            v = babies * (kill + vt)
         else:
-            v = F * g[vals + t]
+            v = F * vt
         if r >= 0:
-            v -= F * g[vals + r]
+            v -= F * word(g, vals + r)
         top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 
@@ -385,7 +386,7 @@ def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
     at = rk[O_OPTS]
     top, m = _NEG, 0
     for k in range(n):
-        v = sign * g[vals + g[at + 3 * k]]
+        v = sign * word(g, vals + word(g, at + 3 * k))
         top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 

@@ -7,7 +7,7 @@ from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVEN
                     N_TRAITS, PH_BIRTH, PH_CLIMATE, PH_SURVIVAL, T_ATTACK, T_CAVE, T_CHAMELEON, T_COASTAL,
                     T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
 from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, class_sets, drop_first,
-                         first, popcount, slot, words, zone_in, zone_out)
+                         first, popcount, set_word, slot, words, zone_in, zone_out)
 from .decisions import (ask, current_class, event_card, opt, place, play_event, remove, reserve, roll, set_opt,
                         yes_no)
 from .jit import kernel
@@ -57,18 +57,18 @@ def move_options(g, rk, s, points, wing_uses, flip_uses, fresh):
                 m = rk[nbm + a * W + w] & ~g[occ + w]
                 while m != 0:
                     at = opts + 3 * n
-                    g[at] = M_STEP
-                    g[at + 1] = a
-                    g[at + 2] = w * ZBITS + first(m)
+                    set_word(g, at, M_STEP)
+                    set_word(g, at + 1, a)
+                    set_word(g, at + 2, w * ZBITS + first(m))
                     m = drop_first(m)
                     n += 1
             for w in range(W):
                 m = rk[nbm + a * W + w] & g[opn + w]
                 while m != 0:
                     at = opts + 3 * n
-                    g[at] = M_ATTACK
-                    g[at + 1] = a
-                    g[at + 2] = w * ZBITS + first(m)
+                    set_word(g, at, M_ATTACK)
+                    set_word(g, at + 1, a)
+                    set_word(g, at + 2, w * ZBITS + first(m))
                     m = drop_first(m)
                     n += 1
             if wings_ok:                    # free zones 2 to `wings` steps away
@@ -228,9 +228,9 @@ def birth_options(g, rk, s):
                 m = g[near + w] & (g[near2 + w] | ~rk[b + w])
                 while m != 0:
                     at = opts + 3 * n
-                    g[at] = r
-                    g[at + 1] = w * ZBITS + first(m)
-                    g[at + 2] = 0
+                    set_word(g, at, r)
+                    set_word(g, at + 1, w * ZBITS + first(m))
+                    set_word(g, at + 2, 0)
                     m = drop_first(m)
                     n += 1
     return n

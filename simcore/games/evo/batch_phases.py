@@ -5,15 +5,16 @@ from __future__ import annotations
 from ...rng import CHANCE
 from .codes import (D_ADRENALINE, D_BID, D_EVENT, D_SHIFT, END_METEORITE, EV_PRESCIENCE, K_CLIMATE,
                     K_CLIMATE_BOTTOM, K_DRAW, K_EVENTS, K_ORDER, K_UNIQUE, N_TRAITS, PH_CLIMATE, PH_INITIATIVE,
-                    PH_MOVEMENT, PH_MUTATION, T_ADRENALINE)
+                    PH_MOVEMENT, PH_MUTATION, T_ADRENALINE, T_VIALS)
 from .decisions import add, ask, event_card, key3, opt, place, play_event, price, set_opt, set_traits, shuffle, yes_no
+from .batch_bits import set_word
 from .jit import kernel
 from .state import (G_CURSOR, G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_OUT_N, G_PHASE,
                     G_PILE_N, G_PILE_TOP, G_REASON, G_REV_N, G_ROUND, G_ROUNDS, G_SECTOR, G_TOKEN_SHIFT,
                     O_BAG, O_COL, O_COUNT, O_DECK, O_DRAWS, O_HAND, O_HAND_N, O_HELD, O_LAB_BID, O_LAB_GENE,
                     O_LAB_SEAT, O_MP, O_OPTS, O_ORDER, O_OUT, O_OWNER, O_PILE, O_PTMP, O_REV, O_SEATS, O_SPOS,
                     O_TMP, O_TRAIT, O_WON, PTMP_MEMO_KEY, R_CLIMATE_DISCARDED, R_E, R_MAX_BID, R_METEORITE_PILE,
-                    R_MIN_BID, R_NCL,
+                    R_MIN_BID, R_MIN_COST, R_NCL,
                     R_NEV, R_NG, R_NSH, R_P, R_S, R_START_MP, R_UNIQUE_IN_BAG, R_WHEEL_START, R_Z,
                     X_CLKIND, X_CLSHIFT, X_GFIRST, X_GKIND, X_GUNAME, X_PSH, X_START)
 
@@ -139,14 +140,20 @@ def bid_options(g, rk, s, barred):
     P = rk[R_P]
     n = 0
     mp = g[rk[O_MP] + s]
+    # the rk words read once (g and rk may alias for LLVM: read again after each row's store)
+    opts, hi, minc = rk[O_OPTS], rk[R_MAX_BID], rk[R_MIN_COST]
+    vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
     for c in range(P):
         if c == barred or (c > 0 and g[rk[O_LAB_GENE] + c] < 0):
             continue
         lo = rk[R_MIN_BID] if g[rk[O_LAB_SEAT] + c] < 0 else g[rk[O_LAB_BID] + c] + 1
-        for v in range(lo, rk[R_MAX_BID] + 1):
-            if price(g, rk, s, v) > mp:
+        for v in range(lo, hi + 1):
+            if max(minc, v - vials) > mp:           # `price`
                 break
-            set_opt(g, rk, n, c, v, 0)
+            at = opts + 3 * n
+            set_word(g, at, c)
+            set_word(g, at + 1, v)
+            set_word(g, at + 2, 0)
             n += 1
     return n
 
