@@ -131,7 +131,7 @@ def memo(g, rk, s, ahead):
             g[base + t] = v
         vals = at + PTMP_MEMO_KEY
         for z in range(Z):
-            g[vals + z] = g[base + rk[terr + z]] - w_now * min(cap, rk[idist + z])
+            set_word(g, vals + z, word(g, base + word(rk, terr + z)) - w_now * min(cap, word(rk, idist + z)))
     return at + PTMP_MEMO_KEY
 
 

@@ -7,7 +7,7 @@ from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVEN
                     N_TRAITS, PH_BIRTH, PH_CLIMATE, PH_SURVIVAL, T_ATTACK, T_CAVE, T_CHAMELEON, T_COASTAL,
                     T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
 from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, class_sets, drop_first,
-                         first, popcount, set_word, slot, words, zone_in, zone_out)
+                         first, popcount, set_word, slot, word, words, zone_in, zone_out)
 from .decisions import (ask, current_class, event_card, opt, place, play_event, remove, reserve, roll, set_opt,
                         yes_no)
 from .jit import kernel
@@ -48,13 +48,13 @@ def move_options(g, rk, s, points, wing_uses, flip_uses, fresh):
     flip_ok = (tr(g, rk, s, T_COASTAL) == 1 and (rk[R_FLIP_USES] == 0 or flip_uses < rk[R_FLIP_USES])
                and rk[R_FLIP_COST] <= points)
     for wa in range(W):
-        ma = g[mine + wa]
+        ma = word(g, mine + wa)
         while ma != 0:
             a = wa * ZBITS + first(ma)
             ma = drop_first(ma)
             near = ball(rk, a, 1)           # a and its neighbours
             for w in range(W):
-                m = rk[nbm + a * W + w] & ~g[occ + w]
+                m = word(rk, nbm + a * W + w) & ~word(g, occ + w)
                 while m != 0:
                     at = opts + 3 * n
                     set_word(g, at, M_STEP)
@@ -63,7 +63,7 @@ def move_options(g, rk, s, points, wing_uses, flip_uses, fresh):
                     m = drop_first(m)
                     n += 1
             for w in range(W):
-                m = rk[nbm + a * W + w] & g[opn + w]
+                m = word(rk, nbm + a * W + w) & word(g, opn + w)
                 while m != 0:
                     at = opts + 3 * n
                     set_word(g, at, M_ATTACK)
@@ -201,8 +201,8 @@ def birth_options(g, rk, s):
             b = ball(rk, wy * ZBITS + first(my), rng)
             my = drop_first(my)
             for w in range(W):
-                g[near2 + w] |= g[near + w] & rk[b + w]
-                g[near + w] |= rk[b + w]
+                set_word(g, near2 + w, word(g, near2 + w) | (word(g, near + w) & word(rk, b + w)))
+                set_word(g, near + w, word(g, near + w) | word(rk, b + w))
     prey = oth if rk[R_KB_FLOOR] == 0 else opn      # the zones Killer babies may be born on
     for w in range(W):
         ok = ~g[occ + w]
@@ -225,7 +225,7 @@ def birth_options(g, rk, s):
             mr = drop_first(mr)
             b = ball(rk, r, rng)
             for w in range(W):
-                m = g[near + w] & (g[near2 + w] | ~rk[b + w])
+                m = word(g, near + w) & (word(g, near2 + w) | ~word(rk, b + w))
                 while m != 0:
                     at = opts + 3 * n
                     set_word(g, at, r)

@@ -7,7 +7,7 @@ from .codes import (D_ADRENALINE, D_BID, D_EVENT, D_SHIFT, END_METEORITE, EV_PRE
                     K_CLIMATE_BOTTOM, K_DRAW, K_EVENTS, K_ORDER, K_UNIQUE, N_TRAITS, PH_CLIMATE, PH_INITIATIVE,
                     PH_MOVEMENT, PH_MUTATION, T_ADRENALINE, T_VIALS)
 from .decisions import add, ask, event_card, key3, opt, place, play_event, price, set_opt, set_traits, shuffle, yes_no
-from .batch_bits import set_word
+from .batch_bits import set_word, word
 from .jit import kernel
 from .state import (G_CURSOR, G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_OUT_N, G_PHASE,
                     G_PILE_N, G_PILE_TOP, G_REASON, G_REV_N, G_ROUND, G_ROUNDS, G_SECTOR, G_TOKEN_SHIFT,
@@ -193,11 +193,12 @@ def draw_genes(g, rk, u):
     g[G_DRAWS_N] = 0
     if col >= P:
         return
-    tmp = rk[O_TMP]
+    tmp, bag, gfirst = rk[O_TMP], rk[O_BAG], rk[X_GFIRST]
     m = 0
     for e in range(E):
-        for k in range(g[rk[O_BAG] + e]):
-            g[tmp + m] = rk[rk[X_GFIRST] + e] + k
+        f = word(rk, gfirst + e)
+        for k in range(word(g, bag + e)):
+            set_word(g, tmp + m, f + k)
             m += 1
     # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
     # each time (a selection: the walk stops after a few of the bag's m uids)
@@ -208,17 +209,17 @@ def draw_genes(g, rk, u):
     buf = tmp + rk[R_NG]
     keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
     for k in range(m):                  # the keys first: no branch among the hashes
-        u[1 + k] = add(h, g[tmp + k])
+        set_word(u, 1 + k, add(h, word(g, tmp + k)))
     nb = 0
     for k in range(m):
-        x = u[1 + k]
-        if nb == keep and not x < u[1 + g[buf + nb - 1]]:
+        x = word(u, 1 + k)
+        if nb == keep and not x < word(u, 1 + word(g, buf + nb - 1)):
             continue
         j = nb if nb < keep else keep - 1
-        while j > 0 and u[1 + g[buf + j - 1]] > x:
-            g[buf + j] = g[buf + j - 1]
+        while j > 0 and word(u, 1 + word(g, buf + j - 1)) > x:
+            set_word(g, buf + j, word(g, buf + j - 1))
             j -= 1
-        g[buf + j] = k
+        set_word(g, buf + j, k)
         if nb < keep:
             nb += 1
     for i in range(nb):
