@@ -150,9 +150,10 @@ def fill_memo(g, rk, s, ahead, vals, k0, n, w):
 @kernel
 def n_win(rk, A, D):
     n = 0
+    fatt, fneed = rk[X_FATT], rk[X_FNEED]
     for f in range(rk[R_F]):
-        res = rk[rk[X_FATT] + f]
-        if res == A_WIN or (res == A_DIFF and A - D >= rk[rk[X_FNEED] + f]):
+        res = word(rk, fatt + f)
+        if res == A_WIN or (res == A_DIFF and A - D >= word(rk, fneed + f)):
             n += 1
     return n
 
@@ -337,7 +338,7 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
     F, at, own, P = rk[R_F], rk[O_OPTS], rk[O_OWNER], rk[R_P]
     wc = sc + n
     for x in range(P):
-        g[wc + x] = -1
+        set_word(g, wc + x, -1)
     top, m, last, va = 0, 0, -1, 0
     for k in range(1, n):
         kind, a, b = word(g, at + 3 * k), word(g, at + 3 * k + 1), word(g, at + 3 * k + 2)
@@ -346,8 +347,8 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
             va = word(g, vals + a)
         gain = word(g, vals + b) - va
         if kind == M_ATTACK:
-            x = g[own + b]
-            w = g[wc + x]
+            x = word(g, own + b)
+            w = word(g, wc + x)
             if w < 0:
                 A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
                 w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])

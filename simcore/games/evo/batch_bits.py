@@ -103,12 +103,12 @@ def board_bits(g, rk, s):
     for w in range(W):
         occ, opn = 0, 0
         for x in range(P):
-            m = g[zs + x * W + w]
+            m = word(g, zs + x * W + w)
             occ |= m
-            if x != s and not g[cnt + x] <= g[trait + x * N_TRAITS + T_FLOOR]:
+            if x != s and not word(g, cnt + x) <= word(g, trait + x * N_TRAITS + T_FLOOR):
                 opn |= m
-        mine = g[zs + s * W + w]
-        g[out + B_OCC * W + w] = occ
-        g[out + B_MINE * W + w] = mine
-        g[out + B_OPEN * W + w] = opn
-        g[out + B_OTHERS * W + w] = occ & ~mine
+        mine = word(g, zs + s * W + w)
+        set_word(g, out + B_OCC * W + w, occ)
+        set_word(g, out + B_MINE * W + w, mine)
+        set_word(g, out + B_OPEN * W + w, opn)
+        set_word(g, out + B_OTHERS * W + w, occ & ~mine)

@@ -343,9 +343,10 @@ def survival(g, rk, u, pol):
         mine = zs + s * W
         nh, nc, nd = 0, 0, 0
         for w in range(W):
-            nh += popcount(g[mine + w] & rk[hot + w])
-            nc += 0 if geyser else popcount(g[mine + w] & rk[cold + w])
-            nd += popcount(g[mine + w] & rk[dead + w])
+            ms = word(g, mine + w)
+            nh += popcount(ms & word(rk, hot + w))
+            nc += 0 if geyser else popcount(ms & word(rk, cold + w))
+            nd += popcount(ms & word(rk, dead + w))
         ex_hot = max(0, nh - tr(g, rk, s, T_THERMO))
         ex_cold = max(0, nc - tr(g, rk, s, T_FUR))
         ex_dead = max(0, nd - tr(g, rk, s, T_CAVE))

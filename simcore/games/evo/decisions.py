@@ -28,7 +28,7 @@ from .codes import (E_ADRENALINE, E_ATTACK_HORNS, E_BIRTH_RANGE, E_CAVE, E_CHAME
                     E_THERMO, E_VIALS, E_WINGS, ERR_BAD_CHOICE, K_DIE, N_TRAITS, T_ADRENALINE, T_ATTACK,
                     T_CAVE, T_CHAMELEON, T_COASTAL, T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES,
                     T_RANGE, T_SIXTH, T_THERMO, T_VIALS, T_WINGS)
-from .batch_bits import zone_in, zone_out
+from .batch_bits import word, zone_in, zone_out
 from .jit import kernel
 from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_ROLLS, G_ROUND, G_SECTOR,
                     O_COUNT, O_DCNT, O_DICE, O_DISC, O_HAND, O_HAND_N, O_HELD, O_OPTS, O_OWNER,
@@ -152,11 +152,12 @@ def set_traits(g, rk, s):
     thermo, fur, eggs, vials, cave = rk[R_BASE_THERMO], rk[R_BASE_FUR], rk[R_BASE_EGGS], 0, 0
     rng, floor, wings = rk[R_BIRTH_RANGE], rk[R_FLOOR], 0
     coastal, killer, sixth, adren, cham = 0, 0, 0, 0, 0
+    held, gact, geff, gamt = rk[O_HELD] + s * E, rk[X_GACT], rk[X_GEFF], rk[X_GAMT]
     for e in range(E):
-        c = g[rk[O_HELD] + s * E + e]
-        if c == 0 or rk[rk[X_GACT] + e] == 0:
+        c = word(g, held + e)
+        if c == 0 or word(rk, gact + e) == 0:
             continue
-        eff, amt = rk[rk[X_GEFF] + e], rk[rk[X_GAMT] + e]
+        eff, amt = word(rk, geff + e), word(rk, gamt + e)
         if eff == E_MOVE_POINTS:
             moves += amt * c
         elif eff == E_HORNS:
@@ -259,11 +260,11 @@ def price(g, rk, s, v):
 @kernel
 def event_card(g, rk, s, effect):
     """Position in s's hand of its lowest-uid active card with `effect`, or -1."""
-    NEV = rk[R_NEV]
+    hand, eff, act = rk[O_HAND] + s * rk[R_NEV], rk[X_EVEFF], rk[X_EVACT]
     best, at = -1, -1
-    for i in range(g[rk[O_HAND_N] + s]):
-        c = g[rk[O_HAND] + s * NEV + i]
-        if rk[rk[X_EVEFF] + c] == effect and rk[rk[X_EVACT] + c] == 1 and (best < 0 or c < best):
+    for i in range(word(g, rk[O_HAND_N] + s)):
+        c = word(g, hand + i)
+        if word(rk, eff + c) == effect and word(rk, act + c) == 1 and (best < 0 or c < best):
             best, at = c, i
     return at
 
