@@ -27,7 +27,7 @@ from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_T
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
 
-from simcore.games.evo.batch_bits import drop_first, first, words
+from simcore.games.evo.batch_bits import drop_first, first, set_word, word, words
 from simcore.games.evo.state import O_ZSETS, X_NBM, ZBITS
 
 from .batch_bots import below
@@ -131,7 +131,7 @@ def memo(g, rk, s, ahead):
             g[base + t] = v
         vals = at + PTMP_MEMO_KEY
         for z in range(Z):
-            g[vals + z] = g[base + rk[terr + z]] - w_now * min(cap, rk[idist + z])
+            set_word(g, vals + z, word(g, base + word(rk, terr + z)) - w_now * min(cap, word(rk, idist + z)))
     return at + PTMP_MEMO_KEY
 
 
@@ -150,9 +150,10 @@ def fill_memo(g, rk, s, ahead, vals, k0, n, w):
 @kernel
 def n_win(rk, A, D):
     n = 0
+    fatt, fneed = rk[X_FATT], rk[X_FNEED]
     for f in range(rk[R_F]):
-        res = rk[rk[X_FATT] + f]
-        if res == A_WIN or (res == A_DIFF and A - D >= rk[rk[X_FNEED] + f]):
+        res = word(rk, fatt + f)
+        if res == A_WIN or (res == A_DIFF and A - D >= word(rk, fneed + f)):
             n += 1
     return n
 
@@ -289,14 +290,13 @@ def option_ok(g, rk, kind, n, k, mode, ent, hits):
 def keep_best(g, sc, k, v, top, m):
     """Option k, scoring v, in a one-pass pick: the new (top, m), the m tied best indices
     kept at g[sc..]. A score equal to the starting floor (m == 0) is not kept: MOVE and
-    BIRTH take option 0 unless an option scores above 0."""
-    if v > top:
-        g[sc] = k
-        return v, 1
-    if v == top and m > 0:
-        g[sc + m] = k
-        return top, m + 1
-    return top, m
+    BIRTH take option 0 unless an option scores above 0. Without branches (selects): which
+    option beats or ties the best is data, so a branch on it was mispredicted often; an
+    option not kept is written at g[sc + k], past the m <= k kept ones (a dead store)."""
+    gt = v > top
+    tie = (v == top) & (m > 0)
+    set_word(g, sc + (0 if gt else (m if tie else k)), k)
+    return (v if gt else top), (1 if gt else (m + 1 if tie else m))
 
 
 @kernel(inline=True)
@@ -318,7 +318,7 @@ def pick_bid(g, rk, s, n, h, sc):
     wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
     top, m, last, worth = _NEG, 0, -1, 0
     for k in range(n):
-        c, v = g[at + 3 * k], g[at + 3 * k + 1]
+        c, v = word(g, at + 3 * k), word(g, at + 3 * k + 1)
         if c != last:
             last = c
             if c == 0:
@@ -338,17 +338,17 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
     F, at, own, P = rk[R_F], rk[O_OPTS], rk[O_OWNER], rk[R_P]
     wc = sc + n
     for x in range(P):
-        g[wc + x] = -1
+        set_word(g, wc + x, -1)
     top, m, last, va = 0, 0, -1, 0
     for k in range(1, n):
-        kind, a, b = g[at + 3 * k], g[at + 3 * k + 1], g[at + 3 * k + 2]
+        kind, a, b = word(g, at + 3 * k), word(g, at + 3 * k + 1), word(g, at + 3 * k + 2)
         if a != last:
             last = a
-            va = g[vals + a]
-        gain = g[vals + b] - va
+            va = word(g, vals + a)
+        gain = word(g, vals + b) - va
         if kind == M_ATTACK:
-            x = g[own + b]
-            w = g[wc + x]
+            x = word(g, own + b)
+            w = word(g, wc + x)
             if w < 0:
                 A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
                 w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
@@ -369,13 +369,14 @@ def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
     kill = wt(g, rk, s, KILL)
     top, m = 0, 0
     for k in range(1, n):
-        r, t = g[at + 3 * k], g[at + 3 * k + 1]
-        if g[own + t] >= 0:
-            v = babies * (kill + g[vals + t])
+        r, t = word(g, at + 3 * k), word(g, at + 3 * k + 1)
+        vt = word(g, vals + t)
+        if word(g, own + t) >= 0:
+            v = babies * (kill + vt)
         else:
-            v = F * g[vals + t]
+            v = F * vt
         if r >= 0:
-            v -= F * g[vals + r]
+            v -= F * word(g, vals + r)
         top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 
@@ -386,7 +387,7 @@ def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
     at = rk[O_OPTS]
     top, m = _NEG, 0
     for k in range(n):
-        v = sign * g[vals + g[at + 3 * k]]
+        v = sign * word(g, vals + word(g, at + 3 * k))
         top, m = keep_best(g, sc, k, v, top, m)
     return tie_pick(g, sc, h, m)
 

@@ -11,6 +11,7 @@ Why: the option lists scanned every zone, and every neighbour and ball of each o
 zone, to find a handful of targets; with sets a zone's free neighbours are one AND."""
 from __future__ import annotations
 
+import numpy as np
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
@@ -22,6 +23,19 @@ from .state import O_BITS, O_COUNT, O_TRAIT, O_ZSETS, R_P, R_Z, X_BALLM, X_CLASS
 # the sets board_bits writes, in words(rk)-word slots of O_BITS (state.BITS_WORDS of
 # them); birth_options adds the zones near one of s's, and near two
 B_OCC, B_MINE, B_OPEN, B_OTHERS, B_NEAR, B_NEAR2 = range(6)
+
+
+@kernel(inline=True)
+def word(a, i):
+    """a[i] for an index i >= 0 (an offset of rk plus a count), indexed unsigned: numba
+    wraps every signed index (a negative one counts from the end), three more instructions
+    a word in the loops over option rows."""
+    return a[np.uint64(i)]
+
+
+@kernel(inline=True)
+def set_word(a, i, v):
+    a[np.uint64(i)] = v
 
 
 @kernel(inline=True)
@@ -89,12 +103,12 @@ def board_bits(g, rk, s):
     for w in range(W):
         occ, opn = 0, 0
         for x in range(P):
-            m = g[zs + x * W + w]
+            m = word(g, zs + x * W + w)
             occ |= m
-            if x != s and not g[cnt + x] <= g[trait + x * N_TRAITS + T_FLOOR]:
+            if x != s and not word(g, cnt + x) <= word(g, trait + x * N_TRAITS + T_FLOOR):
                 opn |= m
-        mine = g[zs + s * W + w]
-        g[out + B_OCC * W + w] = occ
-        g[out + B_MINE * W + w] = mine
-        g[out + B_OPEN * W + w] = opn
-        g[out + B_OTHERS * W + w] = occ & ~mine
+        mine = word(g, zs + s * W + w)
+        set_word(g, out + B_OCC * W + w, occ)
+        set_word(g, out + B_MINE * W + w, mine)
+        set_word(g, out + B_OPEN * W + w, opn)
+        set_word(g, out + B_OTHERS * W + w, occ & ~mine)

@@ -7,7 +7,7 @@ from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVEN
                     N_TRAITS, PH_BIRTH, PH_CLIMATE, PH_SURVIVAL, T_ATTACK, T_CAVE, T_CHAMELEON, T_COASTAL,
                     T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
 from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, class_sets, drop_first,
-                         first, popcount, slot, words, zone_in, zone_out)
+                         first, popcount, set_word, slot, word, words, zone_in, zone_out)
 from .decisions import (ask, current_class, event_card, opt, place, play_event, remove, reserve, roll, set_opt,
                         yes_no)
 from .jit import kernel
@@ -48,27 +48,27 @@ def move_options(g, rk, s, points, wing_uses, flip_uses, fresh):
     flip_ok = (tr(g, rk, s, T_COASTAL) == 1 and (rk[R_FLIP_USES] == 0 or flip_uses < rk[R_FLIP_USES])
                and rk[R_FLIP_COST] <= points)
     for wa in range(W):
-        ma = g[mine + wa]
+        ma = word(g, mine + wa)
         while ma != 0:
             a = wa * ZBITS + first(ma)
             ma = drop_first(ma)
             near = ball(rk, a, 1)           # a and its neighbours
             for w in range(W):
-                m = rk[nbm + a * W + w] & ~g[occ + w]
+                m = word(rk, nbm + a * W + w) & ~word(g, occ + w)
                 while m != 0:
                     at = opts + 3 * n
-                    g[at] = M_STEP
-                    g[at + 1] = a
-                    g[at + 2] = w * ZBITS + first(m)
+                    set_word(g, at, M_STEP)
+                    set_word(g, at + 1, a)
+                    set_word(g, at + 2, w * ZBITS + first(m))
                     m = drop_first(m)
                     n += 1
             for w in range(W):
-                m = rk[nbm + a * W + w] & g[opn + w]
+                m = word(rk, nbm + a * W + w) & word(g, opn + w)
                 while m != 0:
                     at = opts + 3 * n
-                    g[at] = M_ATTACK
-                    g[at + 1] = a
-                    g[at + 2] = w * ZBITS + first(m)
+                    set_word(g, at, M_ATTACK)
+                    set_word(g, at + 1, a)
+                    set_word(g, at + 2, w * ZBITS + first(m))
                     m = drop_first(m)
                     n += 1
             if wings_ok:                    # free zones 2 to `wings` steps away
@@ -201,8 +201,8 @@ def birth_options(g, rk, s):
             b = ball(rk, wy * ZBITS + first(my), rng)
             my = drop_first(my)
             for w in range(W):
-                g[near2 + w] |= g[near + w] & rk[b + w]
-                g[near + w] |= rk[b + w]
+                set_word(g, near2 + w, word(g, near2 + w) | (word(g, near + w) & word(rk, b + w)))
+                set_word(g, near + w, word(g, near + w) | word(rk, b + w))
     prey = oth if rk[R_KB_FLOOR] == 0 else opn      # the zones Killer babies may be born on
     for w in range(W):
         ok = ~g[occ + w]
@@ -225,12 +225,12 @@ def birth_options(g, rk, s):
             mr = drop_first(mr)
             b = ball(rk, r, rng)
             for w in range(W):
-                m = g[near + w] & (g[near2 + w] | ~rk[b + w])
+                m = word(g, near + w) & (word(g, near2 + w) | ~word(rk, b + w))
                 while m != 0:
                     at = opts + 3 * n
-                    g[at] = r
-                    g[at + 1] = w * ZBITS + first(m)
-                    g[at + 2] = 0
+                    set_word(g, at, r)
+                    set_word(g, at + 1, w * ZBITS + first(m))
+                    set_word(g, at + 2, 0)
                     m = drop_first(m)
                     n += 1
     return n
@@ -263,6 +263,16 @@ def egg_thief(g, rk, u, pol, s, t):
 
 
 @kernel
+def thief_held(g, rk):
+    """Whether any seat holds an active Egg thief card (hands change in the birth phase only
+    when one is played)."""
+    for s in range(rk[R_P]):
+        if event_card(g, rk, s, EV_THIEF) >= 0:
+            return True
+    return False
+
+
+@kernel
 def birth(g, rk, u, pol):
     P = rk[R_P]
     g[G_PHASE] = PH_SURVIVAL
@@ -279,6 +289,7 @@ def birth(g, rk, u, pol):
     eggs = 0
     for s in range(P):
         eggs = max(eggs, tr(g, rk, s, T_EGGS))
+    thief = thief_held(g, rk)
     for k in range(1, eggs + 1):
         for i in range(P):
             s = g[rk[O_ORDER] + i]
@@ -299,7 +310,9 @@ def birth(g, rk, u, pol):
                 g[G_KILLS] += 1
             place(g, rk, s, t)
             g[G_BIRTHS] += 1
-            egg_thief(g, rk, u, pol, s, t)
+            if thief:                   # else no seat could play Egg thief (no call per birth)
+                egg_thief(g, rk, u, pol, s, t)
+                thief = thief_held(g, rk)
 
 
 # ------------------------------------------------------------------ survival and scoring (4.6)
@@ -330,9 +343,10 @@ def survival(g, rk, u, pol):
         mine = zs + s * W
         nh, nc, nd = 0, 0, 0
         for w in range(W):
-            nh += popcount(g[mine + w] & rk[hot + w])
-            nc += 0 if geyser else popcount(g[mine + w] & rk[cold + w])
-            nd += popcount(g[mine + w] & rk[dead + w])
+            ms = word(g, mine + w)
+            nh += popcount(ms & word(rk, hot + w))
+            nc += 0 if geyser else popcount(ms & word(rk, cold + w))
+            nd += popcount(ms & word(rk, dead + w))
         ex_hot = max(0, nh - tr(g, rk, s, T_THERMO))
         ex_cold = max(0, nc - tr(g, rk, s, T_FUR))
         ex_dead = max(0, nd - tr(g, rk, s, T_CAVE))

@@ -5,15 +5,16 @@ from __future__ import annotations
 from ...rng import CHANCE
 from .codes import (D_ADRENALINE, D_BID, D_EVENT, D_SHIFT, END_METEORITE, EV_PRESCIENCE, K_CLIMATE,
                     K_CLIMATE_BOTTOM, K_DRAW, K_EVENTS, K_ORDER, K_UNIQUE, N_TRAITS, PH_CLIMATE, PH_INITIATIVE,
-                    PH_MOVEMENT, PH_MUTATION, T_ADRENALINE)
+                    PH_MOVEMENT, PH_MUTATION, T_ADRENALINE, T_VIALS)
 from .decisions import add, ask, event_card, key3, opt, place, play_event, price, set_opt, set_traits, shuffle, yes_no
+from .batch_bits import set_word, word
 from .jit import kernel
 from .state import (G_CURSOR, G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, G_INFO, G_OUT_N, G_PHASE,
                     G_PILE_N, G_PILE_TOP, G_REASON, G_REV_N, G_ROUND, G_ROUNDS, G_SECTOR, G_TOKEN_SHIFT,
                     O_BAG, O_COL, O_COUNT, O_DECK, O_DRAWS, O_HAND, O_HAND_N, O_HELD, O_LAB_BID, O_LAB_GENE,
                     O_LAB_SEAT, O_MP, O_OPTS, O_ORDER, O_OUT, O_OWNER, O_PILE, O_PTMP, O_REV, O_SEATS, O_SPOS,
                     O_TMP, O_TRAIT, O_WON, PTMP_MEMO_KEY, R_CLIMATE_DISCARDED, R_E, R_MAX_BID, R_METEORITE_PILE,
-                    R_MIN_BID, R_NCL,
+                    R_MIN_BID, R_MIN_COST, R_NCL,
                     R_NEV, R_NG, R_NSH, R_P, R_S, R_START_MP, R_UNIQUE_IN_BAG, R_WHEEL_START, R_Z,
                     X_CLKIND, X_CLSHIFT, X_GFIRST, X_GKIND, X_GUNAME, X_PSH, X_START)
 
@@ -139,14 +140,20 @@ def bid_options(g, rk, s, barred):
     P = rk[R_P]
     n = 0
     mp = g[rk[O_MP] + s]
+    # the rk words read once (g and rk may alias for LLVM: read again after each row's store)
+    opts, hi, minc = rk[O_OPTS], rk[R_MAX_BID], rk[R_MIN_COST]
+    vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
     for c in range(P):
         if c == barred or (c > 0 and g[rk[O_LAB_GENE] + c] < 0):
             continue
         lo = rk[R_MIN_BID] if g[rk[O_LAB_SEAT] + c] < 0 else g[rk[O_LAB_BID] + c] + 1
-        for v in range(lo, rk[R_MAX_BID] + 1):
-            if price(g, rk, s, v) > mp:
+        for v in range(lo, hi + 1):
+            if max(minc, v - vials) > mp:           # `price`
                 break
-            set_opt(g, rk, n, c, v, 0)
+            at = opts + 3 * n
+            set_word(g, at, c)
+            set_word(g, at + 1, v)
+            set_word(g, at + 2, 0)
             n += 1
     return n
 
@@ -186,11 +193,12 @@ def draw_genes(g, rk, u):
     g[G_DRAWS_N] = 0
     if col >= P:
         return
-    tmp = rk[O_TMP]
+    tmp, bag, gfirst = rk[O_TMP], rk[O_BAG], rk[X_GFIRST]
     m = 0
     for e in range(E):
-        for k in range(g[rk[O_BAG] + e]):
-            g[tmp + m] = rk[rk[X_GFIRST] + e] + k
+        f = word(rk, gfirst + e)
+        for k in range(word(g, bag + e)):
+            set_word(g, tmp + m, f + k)
             m += 1
     # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
     # each time (a selection: the walk stops after a few of the bag's m uids)
@@ -200,17 +208,18 @@ def draw_genes(g, rk, u):
     # do not fill the lab
     buf = tmp + rk[R_NG]
     keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
+    for k in range(m):                  # the keys first: no branch among the hashes
+        set_word(u, 1 + k, add(h, word(g, tmp + k)))
     nb = 0
     for k in range(m):
-        x = add(h, g[tmp + k])
-        u[1 + k] = x
-        if nb == keep and not x < u[1 + g[buf + nb - 1]]:
+        x = word(u, 1 + k)
+        if nb == keep and not x < word(u, 1 + word(g, buf + nb - 1)):
             continue
         j = nb if nb < keep else keep - 1
-        while j > 0 and u[1 + g[buf + j - 1]] > x:
-            g[buf + j] = g[buf + j - 1]
+        while j > 0 and word(u, 1 + word(g, buf + j - 1)) > x:
+            set_word(g, buf + j, word(g, buf + j - 1))
             j -= 1
-        g[buf + j] = k
+        set_word(g, buf + j, k)
         if nb < keep:
             nb += 1
     for i in range(nb):
@@ -294,6 +303,7 @@ def settle(g, rk):
             g[rk[O_MP] + s] -= price(g, rk, s, g[rk[O_LAB_BID] + c])
     for s in range(P):
         g[rk[O_COL] + s] = -1
+    gained = 0                          # the seats that win a gene: their traits change
     for c in range(P):
         s = g[rk[O_LAB_SEAT] + c]
         if s >= 0:
@@ -310,10 +320,12 @@ def settle(g, rk):
         if s >= 0:
             g[rk[O_HELD] + s * E + e] += 1
             g[rk[O_WON] + s * E + e] += 1
+            gained |= 1 << s
         else:
             g[rk[O_BAG] + e] += 1
     for s in range(P):
-        set_traits(g, rk, s)
+        if (gained >> s) & 1:
+            set_traits(g, rk, s)
     g[G_PHASE] = PH_INITIATIVE
 
 

@@ -20,18 +20,21 @@ nothing else. It reports a scripted-choice mismatch by setting g[G_ERR] (codes.E
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...rng import BOT, CHANCE
 from .codes import (E_ADRENALINE, E_ATTACK_HORNS, E_BIRTH_RANGE, E_CAVE, E_CHAMELEON, E_COASTAL,
                     E_DEFENCE_HORNS, E_EGGS, E_FLOOR, E_FUR, E_HORNS, E_KILLER, E_MOVE_POINTS, E_SIXTH,
                     E_THERMO, E_VIALS, E_WINGS, ERR_BAD_CHOICE, K_DIE, N_TRAITS, T_ADRENALINE, T_ATTACK,
                     T_CAVE, T_CHAMELEON, T_COASTAL, T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES,
                     T_RANGE, T_SIXTH, T_THERMO, T_VIALS, T_WINGS)
-from .batch_bits import zone_in, zone_out
+from .batch_bits import word, zone_in, zone_out
 from .jit import kernel
 from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_ROLLS, G_ROUND, G_SECTOR,
                     O_COUNT, O_DCNT, O_DICE, O_DISC, O_HAND, O_HAND_N, O_HELD, O_OPTS, O_OWNER,
                     O_TRAIT, R_BASE_EGGS, R_BASE_FUR, R_BASE_HORNS, R_BASE_MOVES, R_BASE_THERMO,
-                    R_BIRTH_RANGE, R_CAP, R_E, R_F, R_FLOOR, R_HORN_ADD, R_MIN_COST, R_NEV, R_T,
+                    R_BIRTH_RANGE, R_CAP, R_E, R_F, R_FLOOR, R_HORN_ADD, R_MIN_COST, R_NCL, R_NEV, R_NG, R_P, R_T,
+                    UK_DIE, UK_GAME, UK_ROUND, UK_SEATS, UK_SEED,
                     X_EVACT, X_EVEFF, X_GACT, X_GAMT, X_GEFF, X_TERR, X_WHEEL)
 
 # ------------------------------------------------------------------ random streams
@@ -66,8 +69,32 @@ def roll(g, rk, u):
         f = g[rk[O_DICE] + g[G_DICE_POS]]
         g[G_DICE_POS] += 1
         return f
-    h = add(add(add(key3(u[0], g[G_GAME], CHANCE), K_DIE), g[G_ROUND]), n)
-    return below(h, rk[R_F])
+    return below(add(u[round_keys(g, rk, u) + UK_DIE], n), rk[R_F])
+
+
+@kernel(inline=True)
+def round_keys(g, rk, u):
+    """Where the round's keys start in u (state.u_keys), made first if their tag is not this
+    seed, game and round (a copied u, a branch's own seed in u[0], a loaded state)."""
+    at = rk[R_NG] + rk[R_NEV] + rk[R_NCL] + 2
+    if (u[at + UK_ROUND] != np.uint64(g[G_ROUND]) or u[at + UK_GAME] != np.uint64(g[G_GAME])
+            or u[at + UK_SEED] != u[0]):
+        make_round_keys(g, rk, u, at)
+    return at
+
+
+@kernel
+def make_round_keys(g, rk, u, at):
+    """The address prefixes of the round (contract 2): key(seed, game, CHANCE, K_DIE, round)
+    for the dice, key(seed, game, BOT, round, seat) per seat for the decisions: ask and roll
+    then hash one part each, not six (a decision cost six splitmix rounds in a chain)."""
+    bot = add(key3(u[0], g[G_GAME], BOT), g[G_ROUND])
+    for s in range(rk[R_P]):
+        u[at + UK_SEATS + s] = add(bot, s)
+    u[at + UK_DIE] = add(add(key3(u[0], g[G_GAME], CHANCE), K_DIE), g[G_ROUND])
+    u[at + UK_SEED] = u[0]
+    u[at + UK_GAME] = np.uint64(g[G_GAME])
+    u[at + UK_ROUND] = np.uint64(g[G_ROUND])
 
 
 # ------------------------------------------------------------------ decisions
@@ -80,7 +107,7 @@ def ask(g, rk, u, pol, kind, seat, n):
     """Decision `kind` of `seat` among n options (rows at O_OPTS); contract 2's address."""
     d = g[rk[O_DCNT] + seat]
     g[rk[O_DCNT] + seat] = d + 1
-    h = add(add(add(key3(u[0], g[G_GAME], BOT), g[G_ROUND]), seat), d)
+    h = add(u[round_keys(g, rk, u) + UK_SEATS + seat], d)
     c = pol[seat](g, rk, kind, seat, n, h)
     if c < 0 or c >= n:
         if g[G_ERR] == 0:
@@ -125,11 +152,12 @@ def set_traits(g, rk, s):
     thermo, fur, eggs, vials, cave = rk[R_BASE_THERMO], rk[R_BASE_FUR], rk[R_BASE_EGGS], 0, 0
     rng, floor, wings = rk[R_BIRTH_RANGE], rk[R_FLOOR], 0
     coastal, killer, sixth, adren, cham = 0, 0, 0, 0, 0
+    held, gact, geff, gamt = rk[O_HELD] + s * E, rk[X_GACT], rk[X_GEFF], rk[X_GAMT]
     for e in range(E):
-        c = g[rk[O_HELD] + s * E + e]
-        if c == 0 or rk[rk[X_GACT] + e] == 0:
+        c = word(g, held + e)
+        if c == 0 or word(rk, gact + e) == 0:
             continue
-        eff, amt = rk[rk[X_GEFF] + e], rk[rk[X_GAMT] + e]
+        eff, amt = word(rk, geff + e), word(rk, gamt + e)
         if eff == E_MOVE_POINTS:
             moves += amt * c
         elif eff == E_HORNS:
@@ -232,11 +260,11 @@ def price(g, rk, s, v):
 @kernel
 def event_card(g, rk, s, effect):
     """Position in s's hand of its lowest-uid active card with `effect`, or -1."""
-    NEV = rk[R_NEV]
+    hand, eff, act = rk[O_HAND] + s * rk[R_NEV], rk[X_EVEFF], rk[X_EVACT]
     best, at = -1, -1
-    for i in range(g[rk[O_HAND_N] + s]):
-        c = g[rk[O_HAND] + s * NEV + i]
-        if rk[rk[X_EVEFF] + c] == effect and rk[rk[X_EVACT] + c] == 1 and (best < 0 or c < best):
+    for i in range(word(g, rk[O_HAND_N] + s)):
+        c = word(g, hand + i)
+        if word(rk, eff + c) == effect and word(rk, act + c) == 1 and (best < 0 or c < best):
             best, at = c, i
     return at
 

@@ -47,6 +47,9 @@ PTMP_MEMO_KEY = 4         # key words per seat of the greedy bot's memo (strateg
 # set; 63, not 64, so that no set word is ever negative (the sign bit stays clear). O_ZSETS:
 # each seat's zones as a set, kept with O_OWNER by decisions.place / remove
 ZBITS = 63
+# u's last words: the round's address keys (decisions.round_keys), tagged by what they hash:
+# the seed, game and round they were made for, the die prefix, then one key per seat
+UK_SEED, UK_GAME, UK_ROUND, UK_DIE, UK_SEATS = range(5)
 BITS_WORDS = 6            # the sets board_bits / birth_options keep in the scratch O_BITS
 
 
@@ -73,7 +76,7 @@ class Packed:
 
     rk: np.ndarray      # (RK,) int64: rule numbers R_*, offsets O_* / X_*, tables
     g: np.ndarray       # (rk[O_SIZE],) int64: one game's state, scalars G_* then arrays at rk[O_*]
-    u: np.ndarray       # (NG + NEV + NCL + 2,) uint64: u[0] seed, then shuffle keys (scratch)
+    u: np.ndarray       # (u_keys + UK_SEATS + P,) uint64: u[0] seed, shuffle keys (scratch), the round's keys
 
 
 _RULES: dict = {}
@@ -233,9 +236,15 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
     return np.concatenate([head] + [np.asarray(c, np.int64) for _, c in tables]).astype(np.int64)
 
 
+def u_keys(rk) -> int:
+    """Where the round's keys start in u (decisions.round_keys): after the shuffle scratch."""
+    return int(rk[R_NG] + rk[R_NEV] + rk[R_NCL]) + 2
+
+
 def new_packed(rs, players: int, seed: int, traj_rows: int = 0) -> Packed:
     rk = pack_rules(rs, players, traj_rows)
-    u = np.zeros(int(rk[R_NG] + rk[R_NEV] + rk[R_NCL]) + 2, np.uint64)
+    u = np.zeros(u_keys(rk) + UK_SEATS + int(rk[R_P]), np.uint64)
     u[0] = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+    u[u_keys(rk) + UK_ROUND] = np.uint64(2**64 - 1)     # no round: the keys are computed first
     return Packed(rk=rk, g=np.zeros(int(rk[O_SIZE]), np.int64), u=u)
 
