@@ -3,13 +3,14 @@
 The engine is numpy (the bots are numpy policies, decisions.py); every step that asks no
 decision and loops per game (the draws and reshuffles, placement, turn order, the effects'
 verbs, targets and conditions, the purchase, Events, SWAP_ABOVE, phase 4) is a numba
-kernel (kernels.py; docs/games/evolversi.md section 14). Phase 3 (turn.py) is compiled
-whole, decisions included, for the bots with a compiled form (strategies/evolversi/
-compiled.py: C-callable policies of jit.DECIDE_SIG, `policy` here).
+kernel (kernels.py; docs/games/evolversi.md section 14). For the bots with a compiled form
+(strategies/evolversi/compiled.py: C-callable policies of jit.DECIDE_SIG, `policy` here)
+whole games are compiled, decisions included: rounds.py plays phases 1, 2 and 4 around
+turn.py's phase 3.
 
 Two builds share one set of sources (this package and the compiled bot files of
 strategies/evolversi/ with what they import, read as files): `kernel` (kernels.py, with numba's reference counting: they allocate scratch) and
-`fast` / `policy` (turn.py and the compiled bots, without it, `nrt=False`: they pass the
+`fast` / `policy` (rounds.py, turn.py and the compiled bots, without it, `nrt=False`: they pass the
 state's arrays through many small calls and allocate nothing). Each has its own folder.
 """
 from __future__ import annotations

@@ -35,7 +35,7 @@ from .state import State, Tables, empty_state, tables_for
 
 
 UNTIL = ("turn", "phase", "round", "place", "end")   # run_state stopping points
-POLICY_SLOTS = 8              # compiled policies handed to turn.actions (at least players_max)
+POLICY_SLOTS = 8              # compiled policies handed to rounds.play (at least players_max)
 BATCH_SIZE = 32768            # games per chunk in play_batch (memory stays flat)
 COMPACT_BELOW = 0.5           # compact the batch when fewer than this share of games live
 NO_STANDING = np.zeros((0, 1, 1), np.int16)   # rounds.play records no trajectories

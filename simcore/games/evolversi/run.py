@@ -42,7 +42,7 @@ class Run:
         self.phase = "play"
         self.turn = 0
         self.order_known = False       # phase 2 of this round has run
-        self.turn_engine = None        # phase 3 compiled whole (rules.compiled_turn), or None: numpy
+        self.turn_engine = None        # whole rounds compiled (rules.compiled_turn: rounds.py, turn.py), or None: numpy
         self.pairs = np.array([(i, j) for i in range(self.M) for j in range(i + 1, self.M)],
                               np.int64).reshape(-1, 2)
         self._others = (np.arange(self.P)[:, None] + 1 + np.arange(self.P - 1)) % self.P   # (P, P-1)
