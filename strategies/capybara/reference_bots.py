@@ -33,22 +33,53 @@ def E(board, s: int) -> int:
     (P - 1) D(s) - sum of the others' D, where D(x) = 2 x fatigue taken + the sum over strikes
     of fatigue x lead (2 if x alone has the most tokens, at least 1; 1 if tied for the most).
 
-    One pass over the strikes (each strike's top count found once, not once per seat): the
-    greedy asks this for every option of every decision, the reference engine's hot spot."""
-    d = [2 * f for f in board.taken_fatigue]
+    Computed as P D(s) - sum of every D, in one pass over the strikes (each strike's top
+    count found once, no per-seat list): the greedy asks this for every option of every
+    decision, the reference engine's hot spot."""
+    mine = 2 * board.taken_fatigue[s]          # D(s)
+    total = 2 * sum(board.taken_fatigue)       # the sum of every D
     for t, f in zip(board.tokens, board.fatigue):
         if f is None:
             continue
         top = max(t)
         if top < 1:
             continue
-        if t.count(top) == 1:            # a sole leader (the common case: no list built)
-            d[t.index(top)] += 2 * f
-        else:
-            for x, n in enumerate(t):
-                if n == top:
-                    d[x] += f
-    return (board.P - 1) * d[s] - (sum(d) - d[s])
+        n = t.count(top)
+        lead = 2 * f if n == 1 else f          # a sole leader's lead, or each tied leader's
+        total += n * lead
+        if t[s] == top:
+            mine += lead
+    return board.P * mine - total
+
+
+def _strike_terms(t, f, s: int) -> tuple[int, int]:
+    """One strike's part of E's two sums: (its part of D(s), its part of the sum of every D)."""
+    if f is None:
+        return 0, 0
+    top = max(t)
+    if top < 1:
+        return 0, 0
+    n = t.count(top)
+    lead = 2 * f if n == 1 else f
+    return (lead if t[s] == top else 0), n * lead
+
+
+def placing_scores(board, s: int, options, tokens_on) -> list:
+    """E(s) after each placing option (x, i): seat x places tokens_on(i) tokens on slot i
+    (limited by its supply, Board.place). A placing changes one strike only, so each score
+    is E now with that strike's terms replaced: no board copy per option."""
+    now = E(board, s)
+    P = board.P
+    out = []
+    for x, i in options:
+        t, f = board.tokens[i], board.fatigue[i]
+        k = min(tokens_on(i), board.supply[x])
+        mine, total = _strike_terms(t, f, s)
+        after = list(t)
+        after[x] += k
+        mine2, total2 = _strike_terms(after, f, s)
+        out.append(now + P * (mine2 - mine) - (total2 - total))
+    return out
 
 
 class GreedyBot:
@@ -78,7 +109,11 @@ class GreedyBot:
         """(index, E) of the option with the lowest E(s) after it; (None, E now) if no options."""
         if not options:
             return None, E(board, s)
-        scores = [E(board.apply(effect, amount, colour, s, o), s) for o in options]
+        if effect == "place":            # Board.apply's "place": amount, doubled on a doubling slot
+            scores = placing_scores(board, s, options,
+                                    lambda i: amount * (board.factor if board.doubled[i] else 1))
+        else:
+            scores = [E(board.apply(effect, amount, colour, s, o), s) for o in options]
         k = _argmin(scores)
         return k, scores[k]
 
@@ -92,31 +127,16 @@ class GreedyBot:
     def best_placing(self, board, s, options, k):
         if not options:
             return E(board, s)
-        scores = []
-        for x, i in options:
-            b = board.copy()
-            b.place(x, i, k)
-            scores.append(E(b, s))
-        return min(scores)
+        return min(placing_scores(board, s, options, lambda i: k))
 
     # -- one method per remaining kind -----------------------------------------------
     def _opening(self, d, view):
         board, s, k = view.board(), d.seat, self.p["opening_tokens"]
-        scores = []
-        for i in d.options:
-            b = board.copy()
-            b.place(s, i, k)
-            scores.append(E(b, s))
-        return _argmin(scores)
+        return _argmin(placing_scores(board, s, [(s, i) for i in d.options], lambda i: k))
 
     def _discard_place(self, d, view):
         board, k = view.board(), self.p["discard_place_tokens"]
-        scores = []
-        for x, i in d.options:
-            b = board.copy()
-            b.place(x, i, k)
-            scores.append(E(b, d.seat))
-        return _argmin(scores)
+        return _argmin(placing_scores(board, d.seat, d.options, lambda i: k))
 
     def _lock(self, d, view):
         board, s = view.board(), d.seat
