@@ -147,6 +147,26 @@ def cached(dispatcher, where: Path):
     return dispatcher
 
 
+@contextmanager
+def compile_lock(where: Path):
+    """Hold an exclusive lock on build folder `where` across processes (a lock file in it):
+    two test workers or two runs reaching the same cold build at once would otherwise both
+    compile it; the second waits, then loads the first one's cache. Where the OS has no
+    flock (not POSIX) there is no lock: both compile, as before."""
+    try:
+        import fcntl
+    except ImportError:                  # pragma: no cover - not POSIX
+        yield
+        return
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / "compile.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def prune(game: str, days: float = KEEP_DAYS) -> None:
     """Remove `game`'s cache folders not used for `days` days."""
     cutoff = time.time() - days * 86400

@@ -250,3 +250,18 @@ def test_a_run_with_two_workers_on_a_cold_cache_compiles_once(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("compiling the evolution engine, once") == 1
     assert _compilations(cache) == 1          # the workers loaded the parent's build
+
+
+@pytest.mark.slow
+def test_two_processes_reaching_one_cold_build_at_once_compile_it_once(tmp_path):
+    """build.warm compiles a cold build under simcore.jit.compile_lock: two test workers (or
+    two runs) reaching it at the same time share one compilation; the second loads it."""
+    cache = tmp_path / "cache"
+    env = dict(os.environ, BALANCELAB_CACHE_DIR=str(cache))
+    procs = [subprocess.Popen([sys.executable, "-c", PLAY], cwd=ROOT, env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outs = [p.communicate(timeout=1800) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
+    assert outs[0][0] == outs[1][0]                     # the same games
+    assert sum(err.count("compiling the evolution engine") for _, err in outs) == 1
+    assert _compilations(cache) == 1

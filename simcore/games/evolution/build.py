@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from ...jit import CORE_SOURCES, KEEP_DAYS, cache_root, cached as _cached, digest as _digest
-from ...jit import bot_sources as _bot_sources, folder as _game_folder, prune as _prune
+from ...jit import bot_sources as _bot_sources, compile_lock, folder as _game_folder, prune as _prune
 
 HERE = Path(__file__).resolve().parent
 # The engine's own sources (every file kernels.py and engine.py compile code or constants
@@ -238,7 +238,17 @@ def warm(mod, run) -> bool:
     """Call run() (which plays a game on engine module `mod`): that compiles the build or
     loads it from the cache. If the build is not in the cache yet, say so on stderr first.
     A process that really compiled (numba's own count of cache misses of the entry point)
-    adds a line to `compile.log` in the build's folder. Returns whether it compiled."""
+    adds a line to `compile.log` in the build's folder. Returns whether it compiled.
+
+    A cold build is compiled under compile_lock: another process building it at the same
+    time waits and then loads it (one compilation, not two)."""
+    if compiled_already(mod):
+        return _warm(mod, run)
+    with compile_lock(mod.FOLDER):
+        return _warm(mod, run)
+
+
+def _warm(mod, run) -> bool:
     loud = not compiled_already(mod)
     if loud:
         print(f"compiling the evolution engine, once, about {last_compile_seconds():.0f} s",
