@@ -58,3 +58,18 @@ def pytest_configure(config):
              for g, s, rc, _ in done]
     print(f"\nwarmup before the workers: {', '.join(lines)}; {time.perf_counter() - t0:.0f} s wall",
           file=sys.__stderr__)
+
+
+# The shared suite's engine agreements are the run's longest tests (10-40 s each on the
+# 2-core machine). Collected in path order they come after most other tests, and the last
+# of them can keep one worker busy while the other has nothing left. Run first, they are
+# spread over the workers from the start and the short tests fill the end (with
+# `--dist worksteal`, pyproject.toml, an idle worker takes queued tests from a busy one).
+LONGEST_FIRST = ("tests/games/test_engines_agree.py",)
+
+
+def pytest_collection_modifyitems(config, items):
+    first = [it for it in items if it.nodeid.startswith(LONGEST_FIRST)]
+    if first:
+        rest = [it for it in items if not it.nodeid.startswith(LONGEST_FIRST)]
+        items[:] = first + rest
