@@ -213,19 +213,33 @@ def _play(src: Path, cache: Path, *args) -> subprocess.CompletedProcess:
                            *args], cwd=src, env=env, capture_output=True, text=True, timeout=1800)
 
 
+def _start(src: Path, cache: Path) -> subprocess.Popen:
+    """_play, started and not waited for."""
+    env = dict(os.environ, BALANCELAB_CACHE_DIR=str(cache), PYTHONPATH=str(src))
+    return subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, %r)\n" % str(src) + PLAY],
+                            cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 def _compilations(cache: Path) -> int:
     return sum(len(p.read_text().splitlines()) for p in cache.rglob("compile.log"))
 
 
 @pytest.mark.slow
-def test_an_edit_of_a_bot_in_another_file_than_the_engine_recompiles(tmp_path):
+def test_two_processes_compile_a_cold_build_once_and_an_edit_of_a_bot_elsewhere_recompiles(tmp_path):
     """The engine inlines the bots (strategies/evolution/compiled.py): numba alone would
-    keep running the old compiled bot; here the cache folder follows every source."""
+    keep running the old compiled bot; here the cache folder follows every source.
+    The first build is asked for by two processes at once: build.warm compiles a cold build
+    under simcore.jit.compile_lock, so one compiles and the other waits and loads it (two
+    test workers reaching one build share one compilation)."""
     src, cache = tmp_path / "src", tmp_path / "cache"
     _copy_sources(src)
-    first = _play(src, cache)
-    assert first.returncode == 0, first.stderr
-    assert "compiling the evolution engine" in first.stderr
+    both = [_start(src, cache) for _ in range(2)]
+    outs = [p.communicate(timeout=1800) for p in both]
+    assert all(p.returncode == 0 for p in both), [err for _, err in outs]
+    assert outs[0][0] == outs[1][0]                      # the same games
+    assert sum(err.count("compiling the evolution engine") for _, err in outs) == 1
+    assert _compilations(cache) == 1
+    first = subprocess.CompletedProcess([], 0, *outs[0])
     again = _play(src, cache)
     assert again.stdout == first.stdout and "compiling" not in again.stderr   # a cache hit
     bots = src / "strategies" / "evolution" / "compiled.py"
@@ -251,17 +265,3 @@ def test_a_run_with_two_workers_on_a_cold_cache_compiles_once(tmp_path):
     assert r.stderr.count("compiling the evolution engine, once") == 1
     assert _compilations(cache) == 1          # the workers loaded the parent's build
 
-
-@pytest.mark.slow
-def test_two_processes_reaching_one_cold_build_at_once_compile_it_once(tmp_path):
-    """build.warm compiles a cold build under simcore.jit.compile_lock: two test workers (or
-    two runs) reaching it at the same time share one compilation; the second loads it."""
-    cache = tmp_path / "cache"
-    env = dict(os.environ, BALANCELAB_CACHE_DIR=str(cache))
-    procs = [subprocess.Popen([sys.executable, "-c", PLAY], cwd=ROOT, env=env, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
-    outs = [p.communicate(timeout=1800) for p in procs]
-    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
-    assert outs[0][0] == outs[1][0]                     # the same games
-    assert sum(err.count("compiling the evolution engine") for _, err in outs) == 1
-    assert _compilations(cache) == 1
