@@ -11,8 +11,9 @@ A `Game` holds one game; its methods are named after the rulebook's phases and s
     round:  play_cards -> turn_order -> actions (take_turn for each animal) -> new_market
     turn:   take_tokens -> reveal (Fury, reactions, effects) -> buy -> reserve -> pressure_step
 
-The effects, Pressure tokens, Events and reactions are in reference_effects.py, the state
-in and out in reference_state.py (parts of the same `Game` class).
+The effects, Pressure tokens, Events and reactions are in reference_effects.py, the market
+and phase 4 in reference_market.py, the state in and out in reference_state.py (parts of
+the same `Game` class).
 
 Public functions (contract section 11): `play_one` and `run_state`.
 """
@@ -29,6 +30,7 @@ from .components import (KIND_ANIMALS as ANIMALS_KIND, KIND_EVENTS as EVENTS_KIN
                          KIND_OWN_DECK as OWN_DECK_KIND, KIND_PRESSURE as PRESSURE_KIND, KIND_TOTEM as TOTEM_KIND,
                          components, shuffle_by_ident)
 from .reference_effects import Effects, GameOver, describe, describe_card
+from .reference_market import Market
 from .reference_state import Seat, StateInOut
 
 
@@ -57,7 +59,7 @@ class Decision:
         return rng.key(self.seed, self.game, rng.BOT, self.round, self.seat, self.index)
 
 
-class Game(Effects, StateInOut):
+class Game(Market, Effects, StateInOut):
     """One game of Evolversi Male in plain Python state.
 
     Build one with `Game.new` (a fresh set-up) or `Game.from_state` (a state dict), then
@@ -518,15 +520,6 @@ class Game(Effects, StateInOut):
         self.reactions("other_buy", a, 0)
         self.end_check()
 
-    def slide_market(self, slot: int) -> None:
-        """The cards left of the bought one move one slot right; the leftmost empties."""
-        for j in range(slot + 1, len(self.market)):
-            self.market[j - 1] = self.market[j]
-        self.market[-1] = None
-
-    def market_text(self) -> str:
-        return " | ".join(self.cname(u) for u in self.market[:self.active_slots])
-
     def reserve(self, a: int) -> None:
         """Step 4: tokens over the reserve limit go back to the supply."""
         seat = self.seats[a]
@@ -547,56 +540,6 @@ class Game(Effects, StateInOut):
         if token is not None:
             self.activate_pressure(a, token)
             self.end_check()
-
-    # ------------------------------------------------------------------ phase 4
-    def new_market(self) -> None:
-        """Phase 4: played cards to own discards, market to the common discards, refill."""
-        for s, seat in enumerate(self.seats):
-            seat.discard.extend(seat.above + seat.below)
-            seat.above, seat.below, seat.revealed = [], [], False
-        self.evolution_discard.extend(uid for uid in self.market if uid is not None)
-        self.market = [None] * len(self.market)
-        for slot in range(self.active_slots):
-            self.market[slot] = self.draw_evolution()
-        if self.log is not None:
-            self.say("played cards go to their owners' discards; the market is refilled: "
-                     f"{self.market_text()}")
-        self.leader_bonus()
-        if self.round >= self.p["max_rounds"]:
-            self.ended, self.end_reason, self.winners = True, "stalled", []
-            if self.log is not None:
-                self.say(f"round cap {self.p['max_rounds']} reached: the game ends with no winner")
-            return
-        self.round += 1
-        # A new round has no turn order until its phase 2: the state shows seat order.
-        self.phase, self.turn, self.order = "play", 0, list(range(self.players))
-
-    def leader_bonus(self) -> None:
-        """Planted runaway-leader rule (parameter leader_bonus, 0 = off; not in the rulebook):
-        the sole leader on the track moves leader_bonus spaces, no Pressure step."""
-        bonus = self.p["leader_bonus"]
-        positions = [seat.position for seat in self.seats]
-        if bonus <= 0 or positions.count(max(positions)) != 1:
-            return
-        leader = positions.index(max(positions))
-        if self.log is not None:
-            self.say(f"runaway-leader rule: the sole leader moves {bonus} space(s)", leader)
-        self.move_pawn(leader, bonus)
-        self.end_check()
-
-    def draw_evolution(self):
-        """Top card of the Evolution deck; an empty deck is rebuilt from the common discards."""
-        if not self.evolution_deck:
-            if not self.evolution_discard:
-                return None
-            self.shuffles["evolution"] += 1
-            self.evolution_deck = self.shuffle(self.evolution_discard, self.comps.card_ident, EVOLUTION_KIND,
-                                               self.shuffles["evolution"])
-            self.evolution_discard = []
-            if self.log is not None:
-                self.say(f"the Evolution deck is rebuilt from the common discards "
-                         f"(shuffle {self.shuffles['evolution']})")
-        return self.evolution_deck.pop(0)
 
 # ---------------------------------------------------------------------- checks and API
 def _check_players(rs: Ruleset, players) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 from ...rng import CHANCE
 from ...rng_jit import add, key3
 from . import kernels as K
-from . import turn as T
+from . import turn as T, turn_inputs
 from .components import KIND_EVOLUTION, KIND_OWN_DECK
 from .decisions import D_PLACE, OPT
 from .jit import fast
@@ -34,8 +34,8 @@ Tables = namedtuple("Tables", ["power_verb", "power_amount", "power_target", "po
                                "place_mask", "place_n"])
 # the rule numbers they read, after turn.constants' (rs names: hand_size, hand_size_fourth,
 # the market fill, leader_bonus, max_rounds)
-C_HAND, C_HAND_FOURTH, C_FILL, C_BONUS, C_MAX_ROUNDS = range(T.N_CONST, T.N_CONST + 5)
-N_CONST = T.N_CONST + 5
+C_HAND, C_HAND_FOURTH, C_FILL, C_BONUS, C_MAX_ROUNDS = range(turn_inputs.N_CONST, turn_inputs.N_CONST + 5)
+N_CONST = turn_inputs.N_CONST + 5
 # play's first phase: a fresh round, or phases 2-4 after a saved phase 1 (rules.finish_round)
 FROM_PLAY, FROM_ORDER = 1, 2
 
@@ -55,7 +55,7 @@ def tables(run) -> Tables:
 def constants(run) -> np.ndarray:
     rs = run.rs
     c = np.zeros(N_CONST, np.int64)
-    c[:T.N_CONST] = T.constants(run)
+    c[:turn_inputs.N_CONST] = turn_inputs.constants(run)
     c[C_HAND], c[C_HAND_FOURTH], c[C_FILL] = rs["hand_size"], rs["hand_size_fourth"], run.m
     c[C_BONUS], c[C_MAX_ROUNDS] = rs["leader_bonus"], rs["max_rounds"]
     return c

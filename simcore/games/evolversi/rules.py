@@ -14,6 +14,7 @@ reference engine's methods where they do the same thing:
                  (draws and shuffles, verbs, targets, phase 4 ...: docs/games/evolversi.md 14)
     turn.py      phase 3 compiled, decisions included     rounds.py    whole rounds compiled
                  (the bots with a compiled form)                       around it (play_batch)
+    turn_inputs.py  what turn.py and rounds.py are handed (state tuple, tables, rule numbers)
 
 Games take different paths, so every step works on `g`, the game rows it applies to; a
 game that ends drops out of `g` at once, and the batch is compacted between rounds.
@@ -27,7 +28,7 @@ import numpy as np
 from ...errors import UserError
 from ...ruleset import Ruleset
 from ...jit import compiled
-from . import effects, market, phases, rounds, setup, state_io, turn
+from . import effects, market, phases, rounds, setup, state_io, turn, turn_inputs
 from .decisions import OPT
 from .arrays import put_rows
 from .run import Run
@@ -245,8 +246,8 @@ def compiled_turn(run, bots):
     # one tuple length for every player count (one compiled signature): seats past P unused
     pol = tuple(compiled(f[0]) for f in forms)
     pol += (pol[0],) * (POLICY_SLOTS - P)
-    tables = turn.turn_tables(run, effects.VERB_FAMILY, effects._PER_TARGET_VERB)
-    return pol, rk, tables, turn.scratch(run, Q), rounds.tables(run)
+    tables = turn_inputs.turn_tables(run, effects.VERB_FAMILY, effects._PER_TARGET_VERB)
+    return pol, rk, tables, turn_inputs.scratch(run, Q), rounds.tables(run)
 
 
 def play_round(run):
@@ -285,5 +286,5 @@ def _compiled_round(run, first):
 def _compiled_rounds(run, first, n_rounds, standing):
     """rounds.play: every live game on from phase `first` for n_rounds rounds at most."""
     pol, rk, tables, X, round_tables = run.turn_engine
-    rounds.play(run.live(), first, n_rounds, turn.turn_arrays(run.st), tables, round_tables,
+    rounds.play(run.live(), first, n_rounds, turn_inputs.turn_arrays(run.st), tables, round_tables,
                 rounds.constants(run), pol, rk, X, standing)
