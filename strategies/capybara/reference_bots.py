@@ -33,22 +33,14 @@ def E(board, s: int) -> int:
     (P - 1) D(s) - sum of the others' D, where D(x) = 2 x fatigue taken + the sum over strikes
     of fatigue x lead (2 if x alone has the most tokens, at least 1; 1 if tied for the most).
 
-    Computed as P D(s) - sum of every D, in one pass over the strikes (each strike's top
-    count found once, no per-seat list): the greedy asks this for every option of every
-    decision, the reference engine's hot spot."""
+    Computed as P D(s) - sum of every D, strike by strike (_strike_terms): the greedy asks
+    this for every option of every decision, the reference engine's hot spot."""
     mine = 2 * board.taken_fatigue[s]          # D(s)
     total = 2 * sum(board.taken_fatigue)       # the sum of every D
     for t, f in zip(board.tokens, board.fatigue):
-        if f is None:
-            continue
-        top = max(t)
-        if top < 1:
-            continue
-        n = t.count(top)
-        lead = 2 * f if n == 1 else f          # a sole leader's lead, or each tied leader's
-        total += n * lead
-        if t[s] == top:
-            mine += lead
+        m, n = _strike_terms(t, f, s)
+        mine += m
+        total += n
     return board.P * mine - total
 
 
@@ -60,7 +52,7 @@ def _strike_terms(t, f, s: int) -> tuple[int, int]:
     if top < 1:
         return 0, 0
     n = t.count(top)
-    lead = 2 * f if n == 1 else f
+    lead = 2 * f if n == 1 else f              # a sole leader's lead, or each tied leader's
     return (lead if t[s] == top else 0), n * lead
 
 

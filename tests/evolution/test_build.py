@@ -207,14 +207,14 @@ def _copy_sources(to: Path) -> None:
         shutil.copytree(ROOT / pkg, to / pkg, ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def _play(src: Path, cache: Path, *args) -> subprocess.CompletedProcess:
-    env = dict(os.environ, BALANCELAB_CACHE_DIR=str(cache), PYTHONPATH=str(src))
-    return subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, %r)\n" % str(src) + PLAY,
-                           *args], cwd=src, env=env, capture_output=True, text=True, timeout=1800)
+def _play(src: Path, cache: Path) -> subprocess.CompletedProcess:
+    proc = _start(src, cache)
+    out, err = proc.communicate(timeout=1800)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def _start(src: Path, cache: Path) -> subprocess.Popen:
-    """_play, started and not waited for."""
+    """PLAY in a fresh interpreter on the sources in `src` and the cache `cache`, not waited for."""
     env = dict(os.environ, BALANCELAB_CACHE_DIR=str(cache), PYTHONPATH=str(src))
     return subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, %r)\n" % str(src) + PLAY],
                             cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -239,7 +239,7 @@ def test_two_processes_compile_a_cold_build_once_and_an_edit_of_a_bot_elsewhere_
     assert outs[0][0] == outs[1][0]                      # the same games
     assert sum(err.count("compiling the evolution engine") for _, err in outs) == 1
     assert _compilations(cache) == 1
-    first = subprocess.CompletedProcess([], 0, *outs[0])
+    first = subprocess.CompletedProcess(both[0].args, 0, *outs[0])
     again = _play(src, cache)
     assert again.stdout == first.stdout and "compiling" not in again.stderr   # a cache hit
     bots = src / "strategies" / "evolution" / "compiled.py"
