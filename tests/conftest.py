@@ -61,10 +61,11 @@ def pytest_configure(config):
 
 
 # The shared suite's engine agreements are the run's longest tests (10-40 s each on the
-# 2-core machine). Collected in path order they come after most other tests, and the last
-# of them can keep one worker busy while the other has nothing left. Run first, they are
-# spread over the workers from the start and the short tests fill the end (with
-# `--dist worksteal`, pyproject.toml, an idle worker takes queued tests from a busy one).
+# 2-core machine). Collected in path order they came after most other tests, so the last
+# of them could keep one worker busy while the other had nothing left. Collected first,
+# they are never the tail: `--dist worksteal` (pyproject.toml) gives each worker half the
+# queue and an idle worker takes tests from the end of the other's. (Not measured apart
+# from the session-16 changes it landed with.)
 LONGEST_FIRST = ("tests/games/test_engines_agree.py",)
 
 
