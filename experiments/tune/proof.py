@@ -41,20 +41,21 @@ def _per_game(games: pl.DataFrame, entities: tuple[int, ...] = ()) -> dict:
            "share": np.stack([games[f"s{s}_share"].to_numpy().astype(float) for s in seats], axis=1),
            "players": games["players"].to_numpy().astype(float), "rounds": games["rounds"].to_numpy().astype(float)}
     if entities:
-        out["has"] = np.stack([np.stack([games[f"s{s}_has_{e}"].to_numpy() for e in entities], axis=1)
-                               for s in seats], axis=1)
+        has = np.stack([np.stack([games[f"s{s}_has_{e}"].to_numpy() for e in entities], axis=1)
+                        for s in seats], axis=1)                     # (games, seats, entities)
+        # Per game, summed over its seats once, so a bootstrap resample's weighted sums are
+        # one matrix-vector product each: holders (games, entities), holders' win shares.
+        out["has_n"] = has.sum(axis=1).astype(float)
+        out["has_win"] = (has * out["share"][:, :, None]).sum(axis=1)
     return out
 
 
 def _entity_impact(d: dict, w: np.ndarray) -> float:
     """Largest |win rate of holders - win rate of non-holders| over the entities (points),
     the entity-impact target's estimate, on games weighted by w (seat-games pooled)."""
-    has = d["has"]                                                   # (games, seats, entities)
-    share = d["share"][:, :, None]
-    ws = np.broadcast_to(w[:, None, None], has.shape)
-    n_with = (ws * has).sum(axis=(0, 1))
-    win_with = (ws * has * share).sum(axis=(0, 1))
-    n_all, win_all = w.sum() * has.shape[1], (w[:, None] * d["share"]).sum()     # every seat-game
+    n_with = w @ d["has_n"]                                          # (entities,)
+    win_with = w @ d["has_win"]
+    n_all, win_all = w.sum() * d["share"].shape[1], (w[:, None] * d["share"]).sum()   # every seat-game
     n_without, win_without = n_all - n_with, win_all - win_with
     ok = (n_with > 0) & (n_without > 0)
     if not ok.any():
@@ -78,7 +79,7 @@ def _stats(d: dict, w: np.ndarray) -> dict:
     out["seat_gap"] = (seat_rate.max() - seat_rate.min()) * PTS
     out["first_seat"] = (seat_rate[0] - float((w / d["players"]).sum() / w.sum())) * PTS
     out["rounds"] = float((d["rounds"] * w).sum() / w.sum())
-    if "has" in d:
+    if "has_n" in d:
         out["entity_impact"] = _entity_impact(d, w)
     return out
 
