@@ -108,7 +108,7 @@ def place(b, mask, n_opt, hand, n_hand, above, below, counter, games, C, pol, rk
         n = n_opt[h]
         for r in range(n):
             q[OPT + r] = mask[h, r]
-        m = mask[h, T.ask_on(b, x, D_PLACE, n, counter, games, C, pol, rk, q)]
+        m = mask[h, T.ask_on(b, x, D_PLACE, n, counter, games, C, pol[x], rk[x], q)]
         ka = kb = 0
         for j in range(h):
             if (m >> j) & 1:

@@ -49,7 +49,9 @@ EVENT_VERBS_NOT_COMPILED = np.array([V_REVEAL_PRESSURE, V_DRAW_EVENT], np.int8)
 # are inlined by numba, so the whole state is never passed to them (each array is a dozen
 # arguments of a call).
 @fast
-def ask_on(b, x, kind, n, counter, games, C, pol, rk, q):
+def ask_on(b, x, kind, n, counter, games, C, decide, rkx, q):
+    """`decide` = pol[x] and `rkx` = rk[x], taken by the caller: the seats' whole tuple and
+    table would be some ten more words a call."""
     d = np.uint64(counter[b, x])
     counter[b, x] += 1
     if n == 1:                       # the one legal option: any policy answers 0 (decisions.py)
@@ -57,13 +59,13 @@ def ask_on(b, x, kind, n, counter, games, C, pol, rk, q):
     h = np.uint64(0)                 # the key, when some seat's policy reads keys (C_KEYS)
     if C[C_KEYS]:
         h = add(add(add(key3(np.uint64(C[C_SEED]), games[b], BOT), C[C_RND]), x), d)
-    return pol[x](q, rk[x], kind, x, n, h)
+    return decide(q, rkx, kind, x, n, h)
 
 
 @fast(inline=True)
 def ask(b, x, kind, n, S, C, pol, rk, q):
     """Seat x of game b decides (contract section 2's counter and key); returns the option."""
-    return ask_on(np.int64(b), np.int64(x), np.int64(kind), np.int64(n), S.counter, S.games, C, pol, rk, q)
+    return ask_on(np.int64(b), np.int64(x), np.int64(kind), np.int64(n), S.counter, S.games, C, pol[x], rk[x], q)
 
 
 @fast
@@ -237,7 +239,7 @@ def swap_above(b, x, on, above, counter, games, C, pol, rk, X):
                 col += 1
     if n == 0:
         return
-    c = opt[ask_on(b, x, np.int64(D_SWAP_ABOVE), n, counter, games, C, pol, rk, q)]
+    c = opt[ask_on(b, x, np.int64(D_SWAP_ABOVE), n, counter, games, C, pol[x], rk[x], q)]
     if not on:
         return
     qq, k, r = c // ((P - 1) * H), (c // H) % (P - 1), c % H
@@ -273,7 +275,7 @@ def pressure_token(b, x, slot, p_token, p_revealed, reveals, totem, above, count
         return on
     if kind == P_TOTEM_OR_FURY:
         q[0] = totem[b] == x
-        to_fury = ask_on(b, x, np.int64(D_TOTEM_OR_FURY), np.int64(2), counter, games, C, pol, rk, q) == 1
+        to_fury = ask_on(b, x, np.int64(D_TOTEM_OR_FURY), np.int64(2), counter, games, C, pol[x], rk[x], q) == 1
         if on:
             if to_fury:
                 n = np.int64(pressure_fury[token])
