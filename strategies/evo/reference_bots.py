@@ -116,7 +116,7 @@ class GreedyBot:
                 return self.EVENT_WORTH
             row = view.comps.gene_rows[view.lab_genes[c]]
             return min(self.p["max_bid"], self.WORTH[row["effect"]] * max(1, row["amount"]))
-        worths = {c: worth(c) for c, _ in d.options}       # once per column, not per bid value
+        worths = {c: worth(c) for c in {c for c, _ in d.options}}      # once per column, not per bid
         return [worths[c] - view.price(s, v) for c, v in d.options]
 
     def _move(self, d, view, s) -> list:
