@@ -338,13 +338,10 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
     wc = sc + n
     for x in range(P):
         set_word(g, wc + x, -1)
-    top, last, va = 0, -1, 0
+    top = 0
     for k in range(1, n):
         kind, a, b = word(g, at + 3 * k), word(g, at + 3 * k + 1), word(g, at + 3 * k + 2)
-        if a != last:
-            last = a
-            va = word(g, vals + a)
-        gain = word(g, vals + b) - va
+        gain = word(g, vals + b) - word(g, vals + a)
         v = F * gain
         if kind == M_ATTACK:
             x = word(g, own + b)

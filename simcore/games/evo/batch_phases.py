@@ -2,6 +2,8 @@
 settle), initiative (contract 3, 4.1, 4.2, 4.3)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...rng import CHANCE
 from .codes import (D_ADRENALINE, D_BID, D_EVENT, D_SHIFT, END_METEORITE, EV_PRESCIENCE, K_CLIMATE,
                     K_CLIMATE_BOTTOM, K_DRAW, K_EVENTS, K_ORDER, K_UNIQUE, N_TRAITS, PH_CLIMATE, PH_INITIATIVE,
@@ -210,10 +212,10 @@ def draw_genes(g, rk, u):
     keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
     for k in range(m):                  # the keys first: no branch among the hashes
         set_word(u, 1 + k, add(h, word(g, tmp + k)))
-    nb = 0
+    nb, worst = 0, np.uint64(0)         # worst: the last kept key once the buffer is full
     for k in range(m):
         x = word(u, 1 + k)
-        if nb == keep and not x < word(u, 1 + word(g, buf + nb - 1)):
+        if nb == keep and not x < worst:    # (a register, not two loads: most uids stop here)
             continue
         j = nb if nb < keep else keep - 1
         while j > 0 and word(u, 1 + word(g, buf + j - 1)) > x:
@@ -222,6 +224,7 @@ def draw_genes(g, rk, u):
         set_word(g, buf + j, k)
         if nb < keep:
             nb += 1
+        worst = word(u, 1 + word(g, buf + nb - 1))
     for i in range(nb):
         if col >= P:
             return
