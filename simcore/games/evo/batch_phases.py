@@ -182,7 +182,7 @@ def take_uid(g, rk, tmp, j, col):
 def draw_genes(g, rk, u):
     """Contract 4.2 Draw: P - 1 genes into columns 1..; forced draws first, then the
     K_DRAW walk over the bag's canonical uids, skipping names already in the lab."""
-    P, E = rk[R_P], rk[R_E]
+    P = rk[R_P]
     for c in range(P):
         g[rk[O_LAB_GENE] + c] = -1      # the markers are the auction's (mutation)
     col = 1
@@ -195,13 +195,16 @@ def draw_genes(g, rk, u):
     g[G_DRAWS_N] = 0
     if col >= P:
         return
-    tmp, bag, gfirst = rk[O_TMP], rk[O_BAG], rk[X_GFIRST]
+    # the bag's uids (a gene's bag[e] copies are its first uids, from gfirst[e]): every uid
+    # read once and kept if in the bag, with no branch (a loop per gene, of bag[e] turns,
+    # missed a prediction per gene). Their order is free: distinct uids have distinct keys
+    # (`add` hashes with a bijection of the 64-bit words), so the walk below never ties.
+    tmp, bag, gfirst, guname = rk[O_TMP], rk[O_BAG], rk[X_GFIRST], rk[X_GUNAME]
     m = 0
-    for e in range(E):
-        f = word(rk, gfirst + e)
-        for k in range(word(g, bag + e)):
-            set_word(g, tmp + m, f + k)
-            m += 1
+    for uid in range(rk[R_NG]):
+        e = word(rk, guname + uid)
+        set_word(g, tmp + m, uid)                       # overwritten unless kept
+        m += np.int64(uid - word(rk, gfirst + e) < word(g, bag + e))
     # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
     # each time (a selection: the walk stops after a few of the bag's m uids)
     h = add(chance(u, g, K_DRAW), g[G_ROUND])
