@@ -160,7 +160,7 @@ def bid_options(g, rk, s, barred):
     return n
 
 
-DRAW_KEEP = 8          # draw_genes: the walk's first uids found in one pass
+_TAKEN = np.uint64(0xFFFFFFFFFFFFFFFF)      # draw_genes: a taken uid's key
 
 
 @kernel(inline=True)
@@ -205,41 +205,24 @@ def draw_genes(g, rk, u):
         e = word(rk, guname + uid)
         set_word(g, tmp + m, uid)                       # overwritten unless kept
         m += np.int64(uid - word(rk, gfirst + e) < word(g, bag + e))
-    # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
-    # each time (a selection: the walk stops after a few of the bag's m uids)
+    # the walk in shuffle's order (key(h, uid) ascending), taking the next one each time:
+    # the smallest key not taken yet, found by a plain min over the keys (no branch; LLVM
+    # vectorises it), then its index (the walk stops after a few of the bag's m uids). A
+    # taken key is set to the largest word: a real key may equal it, so the index search
+    # also checks the uid is still there (take_uid marks it -1).
     h = add(chance(u, g, K_DRAW), g[G_ROUND])
-    # the DRAW_KEEP first uids of that order in one pass (their indices kept sorted by key,
-    # then index, after the bag's uids in O_TMP); the selection below goes on only if they
-    # do not fill the lab
-    buf = tmp + rk[R_NG]
-    keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
     for k in range(m):                  # the keys first: no branch among the hashes
         set_word(u, 1 + k, add(h, word(g, tmp + k)))
-    nb, worst = 0, np.uint64(0)         # worst: the last kept key once the buffer is full
-    for k in range(m):
-        x = word(u, 1 + k)
-        if nb == keep and not x < worst:    # (a register, not two loads: most uids stop here)
-            continue
-        j = nb if nb < keep else keep - 1
-        while j > 0 and word(u, 1 + word(g, buf + j - 1)) > x:
-            set_word(g, buf + j, word(g, buf + j - 1))
-            j -= 1
-        set_word(g, buf + j, k)
-        if nb < keep:
-            nb += 1
-        worst = word(u, 1 + word(g, buf + nb - 1))
-    for i in range(nb):
+    for _ in range(m):
         if col >= P:
             return
-        j = g[buf + i]
-        col = take_uid(g, rk, tmp, j, col)
-    for i in range(nb, m):
-        if col >= P:
-            break
-        j = -1
+        low = _TAKEN
         for k in range(m):
-            if g[tmp + k] >= 0 and (j < 0 or u[1 + k] < u[1 + j]):
-                j = k
+            low = min(low, word(u, 1 + k))
+        j = 0
+        while word(u, 1 + j) != low or word(g, tmp + j) < 0:
+            j += 1
+        set_word(u, 1 + j, _TAKEN)
         col = take_uid(g, rk, tmp, j, col)
 
 
