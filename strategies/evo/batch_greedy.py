@@ -390,7 +390,8 @@ def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
 
 @kernel(inline=True)
 def choose_plain(g, rk, kind, s, n, h):
-    """`choose` without a restriction: one pass per kind (SHIFT: the general path)."""
+    """`choose` without a restriction: a scoring pass and `pick_tied` per kind (SHIFT: the
+    general path)."""
     sc = scores_at(rk)
     if kind == D_BID:
         return pick_bid(g, rk, s, n, h, sc)
