@@ -62,15 +62,35 @@ def placing_scores(board, s: int, options, tokens_on) -> list:
     is E now with that strike's terms replaced: no board copy per option."""
     now = E(board, s)
     P = board.P
+    before = {}                                # slot -> its terms now (options share slots)
     out = []
     for x, i in options:
         t, f = board.tokens[i], board.fatigue[i]
         k = min(tokens_on(i), board.supply[x])
-        mine, total = _strike_terms(t, f, s)
+        if i not in before:
+            before[i] = _strike_terms(t, f, s)
+        mine, total = before[i]
         after = list(t)
         after[x] += k
         mine2, total2 = _strike_terms(after, f, s)
         out.append(now + P * (mine2 - mine) - (total2 - total))
+    return out
+
+
+def option_scores(board, s: int, effect: str, amount: int, colour: str, actor: int, options) -> list:
+    """E(s) after each option, on the board Board.apply gives. An option changes a few
+    strikes at most: the strikes it leaves as they were keep the terms they have now."""
+    P = board.P
+    terms = [_strike_terms(t, f, s) for t, f in zip(board.tokens, board.fatigue)]
+    out = []
+    for o in options:
+        after = board.apply(effect, amount, colour, actor, o)
+        mine, total = 2 * after.taken_fatigue[s], 2 * sum(after.taken_fatigue)
+        for i, (t, f) in enumerate(zip(after.tokens, after.fatigue)):
+            m, n = terms[i] if t == board.tokens[i] and f == board.fatigue[i] else _strike_terms(t, f, s)
+            mine += m
+            total += n
+        out.append(P * mine - total)
     return out
 
 
@@ -105,7 +125,7 @@ class GreedyBot:
             scores = placing_scores(board, s, options,
                                     lambda i: amount * (board.factor if board.doubled[i] else 1))
         else:
-            scores = [E(board.apply(effect, amount, colour, s, o), s) for o in options]
+            scores = option_scores(board, s, effect, amount, colour, s, options)
         k = _argmin(scores)
         return k, scores[k]
 

@@ -49,6 +49,7 @@ class GreedyBot:
         self.KILL, self.EVENT_WORTH = w["kill"], w["event_worth"]
         self.WORTH = {k[len("worth_"):]: v for k, v in w.items() if k.startswith("worth_")}   # by effect
         self._near: dict = {}     # (players, sector) -> near(sector, z) per zone (one map per count)
+        self._values: dict = {}   # (players, sector, look, thermo >= 1, fur >= 1) -> value per zone
 
     # -- the zone evaluation of section 13 ---------------------------------------------
     def safe(self, view, t, sector: int, z: int) -> int:
@@ -61,20 +62,27 @@ class GreedyBot:
         k = (view.P, sector)
         if k not in self._near:
             ideal = [y for y in range(view.Z) if view.zone_class(y, sector) == "ideal"]
-            self._near[k] = [min([self.NEAR_CAP] + [int(view.map.dist[z, y]) for y in ideal]) for z in range(view.Z)]
+            steps = view.map.steps      # plain lists: numpy's scalar indexing costs more than the min
+            self._near[k] = [min([self.NEAR_CAP] + [steps[z][y] for y in ideal]) for z in range(view.Z)]
         return self._near[k]
 
     def values(self, view, s: int) -> list:
         """value(z) for seat s, every zone: W_NOW (W_SAFE safe - near) + look."""
         t, sector = view.traits(s), view.sector
-        near = self.near(view, sector)
         look = None
         if t.sixth_sense and view.climate_pile:
             token = view.comps.token_rows[view.climate_pile[0]]
             if token["kind"] == "shift":
                 look = view.turn_wheel(token["shift"])
-        return [self.W_NOW * (self.W_SAFE * self.safe(view, t, sector, z) - near[z])
-                + (self.safe(view, t, look, z) if look is not None else 0) for z in range(view.Z)]
+        # the values depend on the seat only through what safe() reads of its traits: one list
+        # per (sector, look, traits read), kept (read only) for every later decision alike
+        k = (view.P, sector, look, t.thermo >= 1, t.fur >= 1)
+        if k not in self._values:
+            near = self.near(view, sector)
+            self._values[k] = [self.W_NOW * (self.W_SAFE * self.safe(view, t, sector, z) - near[z])
+                               + (self.safe(view, t, look, z) if look is not None else 0)
+                               for z in range(view.Z)]
+        return self._values[k]
 
     @staticmethod
     def n_win(view, A: int, D: int) -> int:
@@ -108,7 +116,8 @@ class GreedyBot:
                 return self.EVENT_WORTH
             row = view.comps.gene_rows[view.lab_genes[c]]
             return min(self.p["max_bid"], self.WORTH[row["effect"]] * max(1, row["amount"]))
-        return [worth(c) - view.price(s, v) for c, v in d.options]
+        worths = {c: worth(c) for c in {c for c, _ in d.options}}      # once per column, not per bid
+        return [worths[c] - view.price(s, v) for c, v in d.options]
 
     def _move(self, d, view, s) -> list:
         val, F = self.values(view, s), view.F

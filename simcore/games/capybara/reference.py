@@ -158,7 +158,8 @@ class Game(Effects):
         a = self.current
         self.counters = {}
         self.answers, self.played_now, self.locked_now = [], [], []
-        self.say(f"Turn {self.turn}: seat {a} (hand {self.hand_text(a)})")
+        if self.log is not None:        # the hand's text costs more than the turn's rules
+            self.say(f"Turn {self.turn}: seat {a} (hand {self.hand_text(a)})")
         try:
             self.action(a)
             self.discard_play(a)
@@ -300,7 +301,8 @@ class Game(Effects):
             if self.slots[i]["strike"] is None:
                 continue
             if self.leader(i) is None:
-                self.say(f"  slot {i}: {self.strike_desc(i)} stays (tokens {self.slots[i]['tokens']})")
+                if self.log is not None:
+                    self.say(f"  slot {i}: {self.strike_desc(i)} stays (tokens {self.slots[i]['tokens']})")
                 continue
             self.take_strike(i)
             emptied.append(i)

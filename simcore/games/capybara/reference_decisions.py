@@ -74,8 +74,14 @@ class Board:
     factor: int           # p.double_tokens_factor
 
     def copy(self) -> "Board":
-        return Board(self.P, [list(t) for t in self.tokens], list(self.fatigue), list(self.locked), self.banned,
+        """A board to change: its token rows are shared with this one until written (`row`)."""
+        return Board(self.P, list(self.tokens), list(self.fatigue), list(self.locked), self.banned,
                      self.doubled, list(self.supply), list(self.taken_fatigue), self.factor)
+
+    def row(self, i: int) -> list:
+        """Slot i's tokens, to write: a fresh list (a copy's rows are shared until then)."""
+        self.tokens[i] = list(self.tokens[i])
+        return self.tokens[i]
 
     def leader(self, i: int):
         t = self.tokens[i]
@@ -85,7 +91,7 @@ class Board:
     def place(self, x: int, i: int, k: int) -> None:
         k = min(k, self.supply[x])
         self.supply[x] -= k
-        self.tokens[i][x] += k
+        self.row(i)[x] += k
 
     def take(self, i: int) -> None:
         """The leader takes slot i's strike (no gifts, no refill: the slot counts as empty)."""
@@ -114,9 +120,9 @@ class Board:
         elif effect == "gather":
             x, i = option
             for j in range(len(b.tokens)):
-                if j != i and b.removable(j, colour):
-                    b.tokens[i][x] += b.tokens[j][x]
-                    b.tokens[j][x] = 0
+                if j != i and b.removable(j, colour) and b.tokens[j][x]:
+                    b.row(i)[x] += b.tokens[j][x]
+                    b.row(j)[x] = 0
         elif effect == "copy_tokens":
             src, dst = option
             for k in range(b.P):

@@ -78,7 +78,8 @@ class Effects:
         for x in range(self.P):
             self.supply[x] += sl["tokens"][x]
         self.discard += sl["locks"]
-        self.say(f"  slot {i}: {self.seat_name(who)} takes {self.strike_desc(i)} (tokens {sl['tokens']} go home)")
+        if self.log is not None:        # the strike's text: formatted only for a log
+            self.say(f"  slot {i}: {self.seat_name(who)} takes {self.strike_desc(i)} (tokens {sl['tokens']} go home)")
         self.slots[i] = self.empty_slot()
         if gift:
             for k in range(self.P):
@@ -95,7 +96,8 @@ class Effects:
             self.say(f"slot {i} stays empty (strike deck empty)")
             return
         self.slots[i]["strike"] = self.strike_deck.pop(0)
-        self.say(f"slot {i}: {self.strike_desc(i)} appears")
+        if self.log is not None:
+            self.say(f"slot {i}: {self.strike_desc(i)} appears")
         sym = self.working(i)
         if sym == "plus_one" and self.strike_deck:
             self.slots[i]["under"].append(self.strike_deck.pop(0))
@@ -110,7 +112,7 @@ class Effects:
         k = min(k, self.supply[x])
         self.supply[x] -= k
         self.slots[i]["tokens"][x] += k
-        if k:
+        if k and self.log is not None:
             self.say(f"  {self.seat_name(x)} places {k} token(s) on slot {i} -> {self.slots[i]['tokens']}")
         return k
 

@@ -69,6 +69,24 @@ class Map:
         indexing costs more than the comparison it feeds)."""
         return self.dist.tolist()
 
+    def within(self, r: int) -> list[list[int]]:
+        """Per zone, the zones at most r steps away, ascending (the reference engine's birth
+        range and Wings: a table per r, made on first use)."""
+        if r not in self._within:
+            self._within[r] = [[z for z, d in enumerate(row) if d <= r] for row in self.steps]
+        return self._within[r]
+
+    @cached_property
+    def _within(self) -> dict[int, list[list[int]]]:
+        return {}
+
+    @cached_property
+    def swims(self) -> list[list[int]]:
+        """Per zone, the other coastal zones not adjacent to it, ascending (Flippers' targets
+        from a coastal zone, for the reference engine)."""
+        coast = [int(z) for z in np.flatnonzero(self.coast)]
+        return [[b for b in coast if b != a and not self.adjacent[a, b]] for a in range(len(self.names))]
+
     def starts(self, seat: int) -> list[int]:
         """The starting zones of a seat, ascending uid."""
         return [int(z) for z in np.flatnonzero(self.start == seat)]

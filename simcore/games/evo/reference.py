@@ -114,6 +114,14 @@ class Game(Phases, Movement, BirthSurvival):
     def zones_of(self, s: int) -> list:
         return [z for z, o in enumerate(self.owner) if o == s]
 
+    def zones_within(self, y: int, r: int) -> list:
+        """The zones at most r steps from y, ascending."""
+        return self.map.within(r)[y]
+
+    def swims(self, a: int) -> list:
+        """Flippers' targets from coastal zone a: the other coastal zones not adjacent to a, ascending."""
+        return self.map.swims[a]
+
     def protected(self, x: int) -> bool:
         """Section 1: at or below its floor a clan cannot be attacked nor lose more to the climate."""
         return self.count(x) <= self.traits(x).floor

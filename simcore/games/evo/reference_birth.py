@@ -11,23 +11,17 @@ class BirthSurvival:
         """Zones within birth range of one of s's dinosaurs: empty, or (Killer babies) another clan's."""
         t, p = self.traits(s), self.p
         reach = self.within(s, t.birth_range)
-        out = []
-        for z in range(self.Z):
-            x = self.owner[z]
-            if x == s or not reach[z]:
-                continue
-            if x != -1 and not (t.killer_babies and (not p["killer_babies_respect_floor"] or not self.protected(x))):
-                continue
-            out.append(z)
-        return out
+        raided = ({x for x in range(self.P) if x != s
+                   and (not p["killer_babies_respect_floor"] or not self.protected(x))}
+                  if t.killer_babies else set())         # the clans whose zones a killer baby may take
+        return [z for z in range(self.Z) if reach[z] and (self.owner[z] == -1 or self.owner[z] in raided)]
 
     def within(self, s: int, r: int) -> list:
         """Per zone: is it at most r steps from one of s's dinosaurs."""
         reach = [False] * self.Z
         for y in self.zones_of(s):
-            for z, d in enumerate(self.map.steps[y]):
-                if d <= r:
-                    reach[z] = True
+            for z in self.zones_within(y, r):
+                reach[z] = True
         return reach
 
     def birth_options(self, s: int) -> list:
@@ -103,22 +97,23 @@ class BirthSurvival:
                 self.say(f"  seat {s} plays {card}: its dinosaurs survive on cold terrain")
         for s in list(self.order):
             t = self.traits(s)
-
-            def cls(z, s=s):
-                c = self.zone_class(z)
-                return "ideal" if c == "cold" and geyser[s] else c
             mine = self.zones_of(s)
-            n = {c: sum(1 for z in mine if cls(z) == c) for c in ("hot", "cold", "deadly")}
+            cls = {}                      # each zone's class for s this round (Geysers: cold is ideal)
+            for z in mine:
+                c = self.zone_class(z)
+                cls[z] = "ideal" if c == "cold" and geyser[s] else c
+            n = {c: sum(1 for z in mine if cls[z] == c) for c in ("hot", "cold", "deadly")}
             excess = {"hot": max(0, n["hot"] - t.thermo), "cold": max(0, n["cold"] - t.fur),
                       "deadly": max(0, n["deadly"] - t.cave)}
             k = min(sum(excess.values()), max(0, len(mine) - t.floor))
             for _ in range(k):
-                options = [z for z in self.zones_of(s) if excess.get(cls(z), 0) > 0]
+                options = [z for z in mine if excess.get(cls[z], 0) > 0]
                 z = options[self.ask(s, "DIE", options, {"excess": dict(excess)})]
-                excess[cls(z)] -= 1
+                excess[cls[z]] -= 1
                 self.owner[z] = -1
+                mine.remove(z)
                 self.tally["climate_deaths"] += 1
-                self.say(f"  seat {s}'s dinosaur on {self.zname(z)} ({cls(z)}) dies")
+                self.say(f"  seat {s}'s dinosaur on {self.zname(z)} ({cls[z]}) dies")
         for s in range(self.P):
             self.mp[s] += self.p["mp_per_dinosaur"] * self.count(s)
         self.say(f"  scoring: MP {self.mp}, dinosaurs {[self.count(s) for s in range(self.P)]}")

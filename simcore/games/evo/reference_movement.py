@@ -18,18 +18,18 @@ class Movement:
         can_wings = (t.wings >= 2 and wing_uses < p["wings_uses"] and p["wings_cost"] <= points)
         can_flip = (t.coastal_move and (p["flippers_uses"] == 0 or flipper_uses < p["flippers_uses"])
                     and p["flippers_cost"] <= points)
+        owner = self.owner
         out = [("stop",)]
         for a in self.zones_of(s):
             near = m.neighbours(a)
-            out += [("step", a, b) for b in near if self.owner[b] == -1]
+            out += [("step", a, b) for b in near if owner[b] == -1]
             out += [("attack", a, b) for b in near
-                    if self.owner[b] not in (-1, s) and not self.protected(self.owner[b])]
+                    if owner[b] not in (-1, s) and not self.protected(owner[b])]
             if can_wings:
-                out += [("wings", a, b) for b in range(self.Z)
-                        if self.owner[b] == -1 and 2 <= m.steps[a][b] <= t.wings]
+                out += [("wings", a, b) for b in self.zones_within(a, t.wings)
+                        if owner[b] == -1 and m.steps[a][b] >= 2]
             if can_flip and m.coast[a]:
-                out += [("flippers", a, b) for b in range(self.Z)
-                        if m.coast[b] and self.owner[b] == -1 and b != a and not m.adjacent[a, b]]
+                out += [("flippers", a, b) for b in self.swims(a) if owner[b] == -1]
         return out
 
     def movement_phase(self) -> None:

@@ -25,15 +25,16 @@ def shuffle_into(pile, n, stack, prefix, ident, keys):
     add(prefix, ident[uid]); ties keep pile order among the ~keys, as the stable argsort
     of the numpy engine's shuffle. `keys`: uint64 scratch of at least n entries. The pile is emptied."""
     for j in range(n):
-        k = ~add(prefix, ident[pile[j]])
-        c = pile[j]
-        i = j - 1                          # insertion sort on ~key: stable, n is small
-        while i >= 0 and keys[i] > k:
-            keys[i + 1] = keys[i]
-            stack[i + 1] = stack[i]
-            i -= 1
-        keys[i + 1] = k
-        stack[i + 1] = c
+        keys[j] = ~add(prefix, ident[pile[j]])
+    # each card's place is its rank: the smaller ~keys, and the equal ones before it in the
+    # pile (stable). n*n comparisons without branches, which LLVM vectorises: faster than
+    # an insertion sort's mispredicted branches for these piles (10-50 cards)
+    for j in range(n):
+        k = keys[j]
+        r = 0
+        for i in range(n):
+            r += (keys[i] < k) | ((keys[i] == k) & (i < j))
+        stack[r] = pile[j]
     for j in range(n):
         pile[j] = -1
 
@@ -41,13 +42,25 @@ def shuffle_into(pile, n, stack, prefix, ident, keys):
 @kernel
 def draw_hands(g, s, rnd, hand_size, hand_size_fourth, fourth, fourth_round, games, seed, kind,
                ident, deck, n_deck, shuffles, discard, n_discard, hand, n_hand, fires):
-    """Phase 1's draw of seat s in each game of g (contract section 4): h cards off the
-    deck; if it runs out, the rest of the deck, then (if the discard pile is not empty) the
-    discards shuffled into a new deck (own-deck shuffle n + 1) and the missing cards from
-    it. fires[i]: game g[i] reshuffled, so its Power fires (the caller's business)."""
+    """Phase 1's draw of seat s in each game of g (draw_seats). fires[i]: game g[i]
+    reshuffled, so its Power fires (the caller's business)."""
     keys = np.empty(deck.shape[2] + discard.shape[2], np.uint64)
     for i in range(len(g)):
-        b = g[i]
+        fires[i] = draw_seats(g[i], s, s + 1, rnd, hand_size, hand_size_fourth, fourth, fourth_round, games,
+                              seed, kind, ident, deck, n_deck, shuffles, discard, n_discard, hand, n_hand,
+                              keys) == s
+
+
+@kernel
+def draw_seats(b, s0, s_end, rnd, hand_size, hand_size_fourth, fourth, fourth_round, games, seed, kind,
+               ident, deck, n_deck, shuffles, discard, n_discard, hand, n_hand, keys):
+    """Seats s0, s0 + 1, ... < s_end of game b draw in seat order (contract section 4): h
+    cards off the deck; if it runs out, the rest of the deck, then (if the discard pile is
+    not empty) the discards shuffled into a new deck (own-deck shuffle n + 1) and the
+    missing cards from it. Stops after the first seat that reshuffled (its Power fires
+    before the next seat draws: the caller's business) and returns it, else s_end. One
+    body for the numpy path (a seat at a time) and rounds.draw (every seat of a round)."""
+    for s in range(s0, s_end):
         h = hand_size_fourth if fourth[b] and fourth_round[b] < rnd else hand_size
         n = np.int64(n_deck[b, s])
         take = min(h, n)
@@ -56,7 +69,6 @@ def draw_hands(g, s, rnd, hand_size, hand_size_fourth, fourth, fourth_round, gam
             deck[b, s, n - 1 - j] = -1
         n_deck[b, s] = n - take
         n_hand[b, s] = take
-        fires[i] = False
         nd = np.int64(n_discard[b, s])
         if n >= h or nd == 0:
             continue
@@ -71,42 +83,50 @@ def draw_hands(g, s, rnd, hand_size, hand_size_fourth, fourth, fourth_round, gam
             deck[b, s, nd - 1 - j] = -1
         n_deck[b, s] = nd - more
         n_hand[b, s] = n + more
-        fires[i] = True
+        return s
+    return s_end
 
 
 @kernel
 def new_market(g, m, games, seed, kind, ident, above, below, revealed, discard, n_discard,
                market, common, n_common, evo_deck, n_evo, evo_shuffles):
-    """Phase 4 for the games g (contract section 4): each seat's cards above, then below
-    (placement order) onto its discard pile; the market's cards onto the common discards;
-    slots 0..m-1 refilled from the Evolution deck, reshuffling the common discards into it
-    (Evolution shuffle n + 1) when it is empty."""
-    P, H, M = above.shape[1], above.shape[2], market.shape[1]
+    """Phase 4 for the games g (market_one)."""
     keys = np.empty(common.shape[1], np.uint64)
     for i in range(len(g)):
-        b = g[i]
-        for s in range(P):
-            k = np.int64(n_discard[b, s])
-            for j in range(H):
-                if above[b, s, j] >= 0:
-                    discard[b, s, k] = above[b, s, j]
-                    k += 1
-                above[b, s, j] = -1
-            for j in range(H):
-                if below[b, s, j] >= 0:
-                    discard[b, s, k] = below[b, s, j]
-                    k += 1
-                below[b, s, j] = -1
-            n_discard[b, s] = k
-            revealed[b, s] = False
-        k = np.int64(n_common[b])
-        for j in range(M):
-            if market[b, j] >= 0:
-                common[b, k] = market[b, j]
+        market_one(g[i], m, games, seed, kind, ident, above, below, revealed, discard, n_discard,
+                   market, common, n_common, evo_deck, n_evo, evo_shuffles, keys)
+
+
+@kernel
+def market_one(b, m, games, seed, kind, ident, above, below, revealed, discard, n_discard,
+               market, common, n_common, evo_deck, n_evo, evo_shuffles, keys):
+    """Phase 4 for game b (contract section 4): each seat's cards above, then below
+    (placement order) onto its discard pile; the market's cards onto the common discards;
+    slots 0..m-1 refilled from the Evolution deck, reshuffling the common discards into it
+    (Evolution shuffle n + 1) when it is empty. One body for the numpy path and rounds.play."""
+    P, H, M = above.shape[1], above.shape[2], market.shape[1]
+    for s in range(P):
+        k = np.int64(n_discard[b, s])
+        for j in range(H):
+            if above[b, s, j] >= 0:
+                discard[b, s, k] = above[b, s, j]
                 k += 1
-            market[b, j] = -1
-        n_common[b] = k
-        refill(b, m, games, seed, kind, ident, market, common, n_common, evo_deck, n_evo, evo_shuffles, keys)
+            above[b, s, j] = -1
+        for j in range(H):
+            if below[b, s, j] >= 0:
+                discard[b, s, k] = below[b, s, j]
+                k += 1
+            below[b, s, j] = -1
+        n_discard[b, s] = k
+        revealed[b, s] = False
+    k = np.int64(n_common[b])
+    for j in range(M):
+        if market[b, j] >= 0:
+            common[b, k] = market[b, j]
+            k += 1
+        market[b, j] = -1
+    n_common[b] = k
+    refill(b, m, games, seed, kind, ident, market, common, n_common, evo_deck, n_evo, evo_shuffles, keys)
 
 
 @kernel
@@ -194,27 +214,33 @@ def apply_verbs(g, a, verb, n, F, T, family, L, fury_mod, overflow, fourth_space
 
 @kernel
 def turn_order(g, strength, totem, above, order, order_pos):
-    """Phase 2 for the games g: seats by Strength (the cards above) descending, ties from
-    the Totem holder clockwise; order[b, k] the k-th seat, order_pos[b, seat] its place."""
-    P, H = above.shape[1], above.shape[2]
-    key = np.empty(P, np.int64)
+    """Phase 2 for the games g (turn_order_one)."""
+    key = np.empty(above.shape[1], np.int64)
     for i in range(len(g)):
-        b = g[i]
-        for p in range(P):
-            s = 0
-            for j in range(H):
-                if above[b, p, j] >= 0:
-                    s += strength[above[b, p, j]]
-            # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
-            key[p] = -s * P + (p - np.int64(totem[b])) % P
-        for k in range(P):
-            best = 0
-            for p in range(1, P):
-                if key[p] < key[best]:
-                    best = p
-            order[b, k] = best
-            order_pos[b, best] = k
-            key[best] = np.iinfo(np.int64).max
+        turn_order_one(g[i], strength, totem, above, order, order_pos, key)
+
+
+@kernel
+def turn_order_one(b, strength, totem, above, order, order_pos, key):
+    """Phase 2 for game b: seats by Strength (the cards above) descending, ties from the
+    Totem holder clockwise; order[b, k] the k-th seat, order_pos[b, seat] its place. `key`:
+    P int64 of scratch. One body for the numpy path and rounds.play."""
+    P, H = above.shape[1], above.shape[2]
+    for p in range(P):
+        s = 0
+        for j in range(H):
+            if above[b, p, j] >= 0:
+                s += strength[above[b, p, j]]
+        # one distinct key per seat: (seat - totem) mod P breaks the Strength ties
+        key[p] = -s * P + (p - np.int64(totem[b])) % P
+    for k in range(P):
+        best = 0
+        for p in range(1, P):
+            if key[p] < key[best]:
+                best = p
+        order[b, k] = best
+        order_pos[b, best] = k
+        key[best] = np.iinfo(np.int64).max
 
 
 @kernel
@@ -343,14 +369,31 @@ def pressure_here(g, a, pos, p_space, p_token, p_revealed, slot):
 
 @kernel
 def place_hand(g, s, pick, options, hand, n_hand, above, below):
-    """Phase 1 after PLACE: the hand positions of option pick[i] (options (n_opt, h) bool:
-    position above?) go above, the others below, each in hand order; the hand empties."""
-    H, h = hand.shape[2], options.shape[1]
+    """Phase 1 after PLACE (place_seats): option pick[i] of `options` (n_opt, h) bool:
+    position above?"""
+    h = options.shape[1]
+    masks = np.zeros(hand.shape[1], np.int64)
     for i in range(len(g)):
-        b, x = g[i], s[i]
-        ka = kb = 0
+        x = np.int64(s[i])
+        m = 0
         for j in range(h):
             if options[pick[i], j]:
+                m |= 1 << j
+        masks[x] = m
+        place_seats(g[i], x, x + 1, masks, hand, n_hand, above, below)
+
+
+@kernel
+def place_seats(b, x0, x_end, masks, hand, n_hand, above, below):
+    """Seats x0 .. x_end - 1 of game b place their hands: the positions of bit mask
+    masks[x] above, the others below, each in hand order; the hands empty. One body for
+    the numpy path (a seat at a time) and rounds.place (every seat)."""
+    H = hand.shape[2]
+    for x in range(x0, x_end):
+        m = masks[x]
+        ka = kb = 0
+        for j in range(n_hand[b, x]):
+            if (m >> j) & 1:
                 above[b, x, ka] = hand[b, x, j]
                 ka += 1
             else:

@@ -2,10 +2,11 @@
 game, for the bots with a compiled form: `play` plays every game of a batch to its end in
 one numba call (rules.play_batch), or one round (rules.play_round, a search branch).
 
-Each step is the numpy engine's, card for card and key for key: phase 1 is
-phases.play_cards (each seat draws in seat order, kernels.draw_hands, its Power when it
-reshuffled, then every seat's PLACE and kernels.place_hand), phase 2 kernels.turn_order,
-phase 4 market.new_market (kernels.new_market, the leader bonus, the round limit). One
+Each step is the numpy engine's, card for card and key for key, with the same per-game
+bodies (kernels.py): phase 1 is phases.play_cards (each seat draws in seat order,
+kernels.draw_seats, its Power when it reshuffled, then every seat's PLACE and
+kernels.place_seats), phase 2 kernels.turn_order_one, phase 4 market.new_market
+(kernels.market_one, the leader bonus, the round limit). One
 game's arrays stay in cache through its whole game, and no numpy call sits between the
 steps (docs/games/evolversi.md section 14, "Session 15").
 
@@ -20,8 +21,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...rng import CHANCE
-from ...rng_jit import add, key3
 from . import kernels as K
 from . import turn as T, turn_inputs
 from .components import KIND_EVOLUTION, KIND_OWN_DECK
@@ -36,6 +35,10 @@ Tables = namedtuple("Tables", ["power_verb", "power_amount", "power_target", "po
 # the market fill, leader_bonus, max_rounds)
 C_HAND, C_HAND_FOURTH, C_FILL, C_BONUS, C_MAX_ROUNDS = range(turn_inputs.N_CONST, turn_inputs.N_CONST + 5)
 N_CONST = turn_inputs.N_CONST + 5
+# the numpy path's per-game bodies (kernels.py), compiled in this build too: without
+# reference counting, as the rest of play (calling the kernels' own build was 2-5% slower)
+draw_seats, place_seats = fast(K.draw_seats.py_func), fast(K.place_seats.py_func)
+turn_order_one, market_one = fast(K.turn_order_one.py_func), fast(K.market_one.py_func)
 # play's first phase: a fresh round, or phases 2-4 after a saved phase 1 (rules.finish_round)
 FROM_PLAY, FROM_ORDER = 1, 2
 
@@ -62,45 +65,12 @@ def constants(run) -> np.ndarray:
 
 
 @fast
-def draw(b, s0, C, ident, fourth, fourth_round, games, deck, n_deck, shuffles, discard, n_discard,
-         hand, n_hand, keys):
-    """kernels.draw_hands for the seats s0, s0 + 1, ... of game b in seat order, up to the
-    first that reshuffles (its Power fires before the next seat draws: the caller's
-    business); returns that seat, or P if none did (one call per round, not per seat)."""
-    P = n_deck.shape[1]
-    for s in range(s0, P):
-        h = C[C_HAND_FOURTH] if fourth[b] and fourth_round[b] < C[T.C_RND] else C[C_HAND]
-        n = np.int64(n_deck[b, s])
-        take = min(h, n)
-        for j in range(take):
-            hand[b, s, j] = deck[b, s, n - 1 - j]
-            deck[b, s, n - 1 - j] = -1
-        n_deck[b, s] = n - take
-        n_hand[b, s] = take
-        nd = np.int64(n_discard[b, s])
-        if n >= h or nd == 0:
-            continue
-        no = np.int64(shuffles[b, s]) + 1
-        prefix = add(add(add(key3(np.uint64(C[T.C_SEED]), games[b], CHANCE), KIND_OWN_DECK), s), no)
-        T.shuffle_into(discard[b, s], nd, deck[b, s], prefix, ident, keys)
-        shuffles[b, s] = no
-        n_discard[b, s] = 0
-        more = min(h - n, nd)
-        for j in range(more):
-            hand[b, s, n + j] = deck[b, s, nd - 1 - j]
-            deck[b, s, nd - 1 - j] = -1
-        n_deck[b, s] = nd - more
-        n_hand[b, s] = n + more
-        return s
-    return P
-
-
-@fast
-def place(b, mask, n_opt, hand, n_hand, above, below, counter, games, C, pol, rk, q):
-    """PLACE for every seat of game b in seat order (frame: decisions.FRAME), each then
-    kernels.place_hand (one call per round, not per seat)."""
-    H = hand.shape[2]
-    for x in range(hand.shape[1]):
+def place(b, mask, n_opt, hand, n_hand, above, below, counter, games, C, pol, rk, q, picked):
+    """PLACE for every seat of game b in seat order (frame: decisions.FRAME; `picked`: P
+    int64 of scratch for the masks chosen), then kernels.place_seats for them all (one call
+    per round, not per seat: a seat's choice does not depend on the others' placement)."""
+    P = hand.shape[1]
+    for x in range(P):
         h = np.int64(n_hand[b, x])
         q[0] = h
         for j in range(h):
@@ -108,84 +78,8 @@ def place(b, mask, n_opt, hand, n_hand, above, below, counter, games, C, pol, rk
         n = n_opt[h]
         for r in range(n):
             q[OPT + r] = mask[h, r]
-        m = mask[h, T.ask_on(b, x, D_PLACE, n, counter, games, C, pol, rk, q)]
-        ka = kb = 0
-        for j in range(h):
-            if (m >> j) & 1:
-                above[b, x, ka] = hand[b, x, j]
-                ka += 1
-            else:
-                below[b, x, kb] = hand[b, x, j]
-                kb += 1
-        for j in range(ka, H):
-            above[b, x, j] = -1
-        for j in range(kb, H):
-            below[b, x, j] = -1
-        for j in range(H):
-            hand[b, x, j] = -1
-        n_hand[b, x] = 0
-
-
-@fast
-def turn_order(b, strength, totem, above, order, order_pos, key):
-    """kernels.turn_order on game b (`key`: P int64 of scratch)."""
-    P, H = above.shape[1], above.shape[2]
-    for p in range(P):
-        s = 0
-        for j in range(H):
-            if above[b, p, j] >= 0:
-                s += strength[above[b, p, j]]
-        key[p] = -s * P + (p - np.int64(totem[b])) % P
-    for k in range(P):
-        best = 0
-        for p in range(1, P):
-            if key[p] < key[best]:
-                best = p
-        order[b, k] = best
-        order_pos[b, best] = k
-        key[best] = np.iinfo(np.int64).max
-
-
-@fast
-def new_market(b, C, ident, games, above, below, revealed, discard, n_discard, market, common, n_common,
-               evo_deck, n_evo, evo_shuffles, keys):
-    """kernels.new_market (with kernels.refill) on game b."""
-    P, H, M = above.shape[1], above.shape[2], market.shape[1]
-    for s in range(P):
-        k = np.int64(n_discard[b, s])
-        for j in range(H):
-            if above[b, s, j] >= 0:
-                discard[b, s, k] = above[b, s, j]
-                k += 1
-            above[b, s, j] = -1
-        for j in range(H):
-            if below[b, s, j] >= 0:
-                discard[b, s, k] = below[b, s, j]
-                k += 1
-            below[b, s, j] = -1
-        n_discard[b, s] = k
-        revealed[b, s] = False
-    k = np.int64(n_common[b])
-    for j in range(M):
-        if market[b, j] >= 0:
-            common[b, k] = market[b, j]
-            k += 1
-        market[b, j] = -1
-    n_common[b] = k
-    for i in range(C[C_FILL]):
-        if n_evo[b] == 0 and n_common[b] > 0:
-            no = np.int64(evo_shuffles[b]) + 1
-            nc = np.int64(n_common[b])
-            prefix = add(add(key3(np.uint64(C[T.C_SEED]), games[b], CHANCE), KIND_EVOLUTION), no)
-            T.shuffle_into(common[b], nc, evo_deck[b], prefix, ident, keys)
-            n_evo[b] = nc
-            n_common[b] = 0
-            evo_shuffles[b] = no
-        n = n_evo[b]
-        if n > 0:
-            market[b, i] = evo_deck[b, n - 1]
-            evo_deck[b, n - 1] = -1
-            n_evo[b] = n - 1
+        picked[x] = mask[h, T.ask_on(b, x, D_PLACE, n, counter, games, C, pol[x], rk[x], q)]
+    place_seats(b, 0, P, picked, hand, n_hand, above, below)
 
 
 @fast
@@ -224,8 +118,9 @@ def play(g, first, n_rounds, S, TB, R, C, pol, rk, X, standing):
                     S.counter[b, s] = 0
                 s = 0                                                    # phase 1
                 while s < P:
-                    s = draw(b, s, C, R.ident, S.fourth, S.fourth_round, S.games, S.deck, S.n_deck,
-                             S.deck_shuffles, S.discard, S.n_discard, S.hand, S.n_hand, keys)
+                    s = draw_seats(b, s, P, C[T.C_RND], C[C_HAND], C[C_HAND_FOURTH], S.fourth, S.fourth_round,
+                                   S.games, np.uint64(C[T.C_SEED]), KIND_OWN_DECK, R.ident, S.deck, S.n_deck,
+                                   S.deck_shuffles, S.discard, S.n_discard, S.hand, S.n_hand, keys)
                     if s < P:            # seat s reshuffled: its Power, before the next seat draws
                         a = S.animal[b, s]
                         on = R.power_active[a] or C[T.C_KNOCKOUTS] == 0
@@ -243,17 +138,18 @@ def play(g, first, n_rounds, S, TB, R, C, pol, rk, X, standing):
                         s += 1
                 if S.alive[b]:
                     place(b, R.place_mask, R.place_n, S.hand, S.n_hand, S.above, S.below, S.counter, S.games,
-                          C, pol, rk, q)
+                          C, pol, rk, q, key)
             if S.alive[b]:
-                turn_order(b, TB.strength, S.totem, S.above, S.order, S.order_pos, key)   # phase 2
+                turn_order_one(b, TB.strength, S.totem, S.above, S.order, S.order_pos, key)   # phase 2
                 C[T.C_ORDER_KNOWN] = 1
                 for k in range(P):                                       # phase 3
                     if not S.alive[b]:
                         break
                     T.take_turn(b, k, S, TB, C, pol, rk, X)
             if S.alive[b]:                                               # phase 4
-                new_market(b, C, R.ident, S.games, S.above, S.below, S.revealed, S.discard, S.n_discard,
-                           S.market, S.common, S.n_common, S.evo_deck, S.n_evo, S.evo_shuffles, keys)
+                market_one(b, C[C_FILL], S.games, np.uint64(C[T.C_SEED]), KIND_EVOLUTION, R.ident, S.above,
+                             S.below, S.revealed, S.discard, S.n_discard, S.market, S.common, S.n_common,
+                             S.evo_deck, S.n_evo, S.evo_shuffles, keys)
                 if C[C_BONUS] != 0:
                     leader_bonus(b, C, S.pos, S.tokens, S.supply, S.fury, S.at_end, S.fourth, S.fourth_round)
                     T.end_check(b, S, C)

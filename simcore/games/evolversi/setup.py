@@ -5,12 +5,14 @@ import numpy as np
 
 from ... import rng
 from ...errors import UserError
+from ...rng import CHANCE
+from ...rng_jit import add, key3
 from ...ruleset import Ruleset
 from . import effects, market
 from .arrays import stable_argsort_rows
 from .components import KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
+from .jit import kernel
 from .state import Tables
-
 
 SETUP_BLOCK = 2048            # games per block of the setup shuffles
 
@@ -53,17 +55,65 @@ def fixed_animals(rs: Ruleset, tb: Tables, animals) -> list:
 
 def shuffled_rows(run, uids, idents, kind, *extra) -> np.ndarray:
     """(B, n) the same uid set shuffled for every game, top first (rng.shuffle_order of
-    their identities `idents[uid]`); `extra`: scalar address parts."""
+    their identities `idents[uid]`); `extra`: scalar address parts. The keys are hashed
+    compiled; numpy's sort orders them (faster than a compiled sort of the 54 Evolutions)."""
     games = run.st.games
     uids = np.asarray(uids, np.int64)
     if len(uids) == 0:
         return np.zeros((len(games), 0), np.int64)
-    address = idents.take(uids)[None, :]
+    address, extra = idents.take(uids), np.array(extra, np.int64)
     out = np.empty((len(games), len(uids)), np.int64)
+    keys = np.empty((min(len(games), SETUP_BLOCK), len(uids)), np.uint64)
     for a in range(0, len(games), SETUP_BLOCK):          # blocks of games stay in the cache
-        keys = rng.key(run.seed, games[a:a + SETUP_BLOCK, None], rng.CHANCE, kind, *extra, address)
-        out[a:a + SETUP_BLOCK] = uids.take(stable_argsort_rows(keys))
+        block = games[a:a + SETUP_BLOCK]
+        shuffle_keys(block, run.seed_u64, np.int64(kind), extra, address, keys)
+        out[a:a + SETUP_BLOCK] = uids.take(stable_argsort_rows(keys[:len(block)]))
     return out
+
+
+@kernel
+def shuffle_keys(games, seed, kind, extra, address, keys):
+    """keys[i, j] = rng.key(seed, games[i], CHANCE, kind, *extra, address[j])."""
+    for i in range(len(games)):
+        prefix = add(key3(seed, games[i], CHANCE), kind)
+        for e in extra:
+            prefix = add(prefix, e)
+        for j in range(len(address)):
+            keys[i, j] = add(prefix, address[j])
+
+
+@kernel
+def own_decks(games, seed, s, animal, starting, n_start, ident, deck, n_deck):
+    """Seat s's starting deck in each game (a stack: top last): its animal's starting
+    cards shuffled at (KIND_OWN_DECK, s, 0), as shuffled_rows does (a few cards: sorted here)."""
+    W = starting.shape[1]
+    keys = np.empty(W, np.uint64)
+    order = np.empty(W, np.int64)
+    for i in range(len(games)):
+        a = animal[i, s]
+        n = n_start[a]
+        # own-deck shuffle number 0: the setup's (rounds.draw's reshuffles count from 1)
+        prefix = add(add(add(key3(seed, games[i], CHANCE), KIND_OWN_DECK), s), 0)
+        sort_by_keys(starting[a, :n], ident, prefix, keys, order)
+        for j in range(n):
+            deck[i, s, j] = order[n - 1 - j]
+        n_deck[i, s] = n
+
+
+@kernel
+def sort_by_keys(uids, idents, prefix, keys, out):
+    """out[:n] = uids by add(prefix, idents[uid]) ascending, ties in uids' order (an
+    insertion sort: a starting deck is a few cards)."""
+    for j in range(len(uids)):
+        u = uids[j]
+        k = add(prefix, idents[u])
+        i = j - 1
+        while i >= 0 and keys[i] > k:
+            keys[i + 1] = keys[i]
+            out[i + 1] = out[i]
+            i -= 1
+        keys[i + 1] = k
+        out[i + 1] = u
 
 
 def setup(run, fixed: list) -> None:
@@ -100,15 +150,12 @@ def setup(run, fixed: list) -> None:
                 pick = eligible[np.arange(B), free.argmax(axis=1)]
                 st.animal[:, s] = pick
                 taken[np.arange(B), pick] = True
+    starting = np.full((len(comps.starting), max(map(len, comps.starting))), -1, np.int64)
+    for a, start in enumerate(comps.starting):
+        starting[a, :len(start)] = start
+    n_start = np.array([len(start) for start in comps.starting], np.int64)
     for s in range(P):
-        for a in np.unique(st.animal[:, s]).tolist():
-            rows = np.flatnonzero(st.animal[:, s] == a)
-            start = comps.starting[a]
-            keys = rng.key(run.seed, st.games[rows][:, None], rng.CHANCE, KIND_OWN_DECK, s, 0,
-                           tb.ident.take(start)[None, :])
-            deck = np.asarray(start, np.int16)[stable_argsort_rows(keys)]
-            st.deck[rows[:, None], s, np.arange(len(start))] = deck[:, ::-1]
-            st.n_deck[rows, s] = len(start)
+        own_decks(st.games, run.seed_u64, s, st.animal, starting, n_start, tb.ident, st.deck, st.n_deck)
         effects.gain_tokens(run, np.arange(B), np.full(B, s), np.full(B, rs["starting_tokens"]))
     # 5. Totem
     if rs["totem_start"] == "random":

@@ -49,7 +49,9 @@ EVENT_VERBS_NOT_COMPILED = np.array([V_REVEAL_PRESSURE, V_DRAW_EVENT], np.int8)
 # are inlined by numba, so the whole state is never passed to them (each array is a dozen
 # arguments of a call).
 @fast
-def ask_on(b, x, kind, n, counter, games, C, pol, rk, q):
+def ask_on(b, x, kind, n, counter, games, C, decide, rkx, q):
+    """`decide` = pol[x] and `rkx` = rk[x], taken by the caller: the seats' whole tuple and
+    table would be some ten more words a call."""
     d = np.uint64(counter[b, x])
     counter[b, x] += 1
     if n == 1:                       # the one legal option: any policy answers 0 (decisions.py)
@@ -57,13 +59,13 @@ def ask_on(b, x, kind, n, counter, games, C, pol, rk, q):
     h = np.uint64(0)                 # the key, when some seat's policy reads keys (C_KEYS)
     if C[C_KEYS]:
         h = add(add(add(key3(np.uint64(C[C_SEED]), games[b], BOT), C[C_RND]), x), d)
-    return pol[x](q, rk[x], kind, x, n, h)
+    return decide(q, rkx, kind, x, n, h)
 
 
 @fast(inline=True)
 def ask(b, x, kind, n, S, C, pol, rk, q):
     """Seat x of game b decides (contract section 2's counter and key); returns the option."""
-    return ask_on(np.int64(b), np.int64(x), np.int64(kind), np.int64(n), S.counter, S.games, C, pol, rk, q)
+    return ask_on(np.int64(b), np.int64(x), np.int64(kind), np.int64(n), S.counter, S.games, C, pol[x], rk[x], q)
 
 
 @fast
@@ -218,57 +220,72 @@ def swap_market(b, x, on, S, C, pol, rk, X):
 
 
 @fast
-def swap_above(b, x, on, S, C, pol, rk, X):
+def swap_above(b, x, on, above, counter, games, C, pol, rk, X):
     """SWAP_ABOVE (own above index, other seat, its above index) among the pairs of cards."""
     q, opt = X[3], X[4]
-    P, H = S.above.shape[1], S.above.shape[2]
+    P, H = above.shape[1], above.shape[2]
     n = 0
     col = 0
     for qq in range(H):
         for k in range(P - 1):
             o = (x + 1 + k) % P
             for r in range(H):
-                if S.above[b, x, qq] >= 0 and S.above[b, o, r] >= 0:
-                    q[OPT + 3 * n] = S.above[b, x, qq]
-                    q[OPT + 3 * n + 1] = S.above[b, o, r]
+                if above[b, x, qq] >= 0 and above[b, o, r] >= 0:
+                    q[OPT + 3 * n] = above[b, x, qq]
+                    q[OPT + 3 * n + 1] = above[b, o, r]
                     q[OPT + 3 * n + 2] = col
                     opt[n] = col
                     n += 1
                 col += 1
     if n == 0:
         return
-    c = opt[ask(b, x, D_SWAP_ABOVE, n, S, C, pol, rk, q)]
+    c = opt[ask_on(b, x, np.int64(D_SWAP_ABOVE), n, counter, games, C, pol[x], rk[x], q)]
     if not on:
         return
     qq, k, r = c // ((P - 1) * H), (c // H) % (P - 1), c % H
     o = (x + 1 + k) % P
-    mine = S.above[b, x, qq]
-    S.above[b, x, qq] = S.above[b, o, r]
-    S.above[b, o, r] = mine
+    mine = above[b, x, qq]
+    above[b, x, qq] = above[b, o, r]
+    above[b, o, r] = mine
+
+
+@fast(inline=True)
+def activate_pressure(b, x, slot, S, TB, C, pol, rk, X):
+    """Section 5.3: reveal the token and do what it says (a knocked-out one asks and does
+    nothing). Only a Meteor pays the call that passes the state (draw_event)."""
+    if pressure_token(np.int64(b), np.int64(x), np.int64(slot), S.p_token, S.p_revealed, S.reveals, S.totem,
+                      S.above, S.counter, S.games, S.tokens, S.supply, S.fury, S.pos, S.at_end, S.fourth,
+                      S.fourth_round, TB.pressure_kind, TB.pressure_fury, TB.pressure_active, C, pol, rk, X):
+        draw_event(np.int64(b), np.int64(x), S, TB, C, pol, rk, X)
 
 
 @fast
-def activate_pressure(b, x, slot, S, TB, C, pol, rk, X):
-    """Section 5.3: reveal the token and do what it says (a knocked-out one asks and does nothing)."""
+def pressure_token(b, x, slot, p_token, p_revealed, reveals, totem, above, counter, games, tokens, supply,
+                   fury, pos, at_end, fourth, fourth_round, pressure_kind, pressure_fury, pressure_active,
+                   C, pol, rk, X):
+    """activate_pressure with only the arrays it touches: reveals the token and plays a
+    Totem or Fury or a Swap; True for a Meteor to resolve (not knocked out)."""
     q = X[3]
-    S.p_revealed[b, slot] = True
-    S.reveals[b] += 1
-    token = S.p_token[b, slot]
-    kind = TB.pressure_kind[token]
-    on = TB.pressure_active[token] or C[C_KNOCKOUTS] == 0
+    p_revealed[b, slot] = True
+    reveals[b] += 1
+    token = p_token[b, slot]
+    kind = pressure_kind[token]
+    on = pressure_active[token] or C[C_KNOCKOUTS] == 0
     if kind == P_METEOR:
+        return on
+    if kind == P_TOTEM_OR_FURY:
+        q[0] = totem[b] == x
+        to_fury = ask_on(b, x, np.int64(D_TOTEM_OR_FURY), np.int64(2), counter, games, C, pol[x], rk[x], q) == 1
         if on:
-            draw_event(np.int64(b), np.int64(x), S, TB, C, pol, rk, X)
-    elif kind == P_TOTEM_OR_FURY:
-        q[0] = S.totem[b] == x
-        fury = ask(b, x, D_TOTEM_OR_FURY, 2, S, C, pol, rk, q) == 1
-        if on:
-            if fury:
-                gain_fury(b, x, np.int64(TB.pressure_fury[token]), S, TB, C)
+            if to_fury:
+                n = np.int64(pressure_fury[token])
+                apply_on(b, x, np.int64(K.GAIN_FURY), n, n, x, tokens, supply, fury, pos, at_end, fourth,
+                         fourth_round, C)
             else:
-                S.totem[b] = x
+                totem[b] = x
     elif kind == P_SWAP_ABOVE:
-        swap_above(np.int64(b), np.int64(x), bool(on), S, C, pol, rk, X)
+        swap_above(b, x, bool(on), above, counter, games, C, pol, rk, X)
+    return False
 
 
 @fast
