@@ -14,6 +14,8 @@ inlined (`kernel(inline=True)`), and a zone's `value` (the costly part) is compu
 per seat and key, not twice per option (see `memo`)."""
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.games.evo.codes import (A_DIFF, A_WIN, B_WIN, COLD, D_ADRENALINE, D_BID, D_BIRTH, D_DIE,
                                      D_ESCAPE, D_EVENT, D_MOVE, D_SHIFT, EV_FRENZY, EV_GEYSERS, EV_PRESCIENCE,
                                      EV_RATS, HOT, IDEAL, M_ATTACK, N_TRAITS, T_ATTACK, T_DEFENCE, T_EGGS, T_FLOOR,
@@ -281,29 +283,25 @@ def option_ok(g, rk, kind, n, k, mode, ent, hits):
     return option_hits(g, rk, kind, k, ent) == (mode == FAVOR)
 
 
-# Plain play (no restriction) scores and picks in one pass per kind: the running best score
-# `top`, and the tied options' indices in order, overwrite the scratch at `sc` (a score is
-# not needed once compared); g[sc + n:] is free for the pass's own caches. The same choice
-# as scoring every option and then drawing among the ties (`choose`'s general path).
+# Plain play (no restriction) scores and picks in two passes per kind: the first writes
+# each option's score at g[sc + k] and keeps the best `top` (a max, no branch on the data);
+# `pick_tied` then lists the options scoring `top` in order over those scores and draws
+# among them. The same choice as `choose`'s general path. A one-pass pick (the running
+# best and its ties) branched on which option beats or ties the best, data a branch
+# predictor often misses; g[sc + n:] is free for a pass's own caches.
 
-@kernel(inline=True)
-def keep_best(g, sc, k, v, top, m):
-    """Option k, scoring v, in a one-pass pick: the new (top, m), the m tied best indices
-    kept at g[sc..]. A score equal to the starting floor (m == 0) is not kept: MOVE and
-    BIRTH take option 0 unless an option scores above 0. Without branches (selects): which
-    option beats or ties the best is data, so a branch on it was mispredicted often; an
-    option not kept is written at g[sc + k], past the m <= k kept ones (a dead store)."""
-    gt = v > top
-    tie = (v == top) & (m > 0)
-    set_word(g, sc + (0 if gt else (m if tie else k)), k)
-    return (v if gt else top), (1 if gt else (m + 1 if tie else m))
-
-
-@kernel(inline=True)
-def tie_pick(g, sc, h, m):
-    """The pick among the m tied best (the below(h, m)-th in option order); option 0 if none."""
-    if m == 0:
+@kernel
+def pick_tied(g, sc, k0, n, top, floor, h):
+    """Among options k0..n-1 scoring `top` (their scores at g[sc + k]), the below(h, m)-th of
+    the m tied in option order; option 0 if top is the starting floor (MOVE and BIRTH: no
+    option above 0). The tied indices overwrite the scores already read (m <= k)."""
+    if top == floor:
         return 0
+    m = 0
+    for k in range(k0, n):
+        v = word(g, sc + k)
+        set_word(g, sc + m, k)
+        m += np.int64(v == top)
     if m == 1:
         return g[sc]
     return g[sc + below(h, m)]
@@ -311,12 +309,12 @@ def tie_pick(g, sc, h, m):
 
 @kernel
 def pick_bid(g, rk, s, n, h, sc):
-    """BID in one pass; the worth of a column is computed once (the rows come by column)."""
+    """BID; the worth of a column is computed once (the rows come by column)."""
     at, lab, geff, gamt = rk[O_OPTS], rk[O_LAB_GENE], rk[X_GEFF], rk[X_GAMT]
     maxbid, minc = rk[R_MAX_BID], rk[R_MIN_COST]
     vials = g[rk[O_TRAIT] + s * N_TRAITS + T_VIALS]
     wts = rk[O_SCRIPT] + s * rk[R_L] * 2 + 2
-    top, m, last, worth = _NEG, 0, -1, 0
+    top, last, worth = _NEG, -1, 0
     for k in range(n):
         c, v = word(g, at + 3 * k), word(g, at + 3 * k + 1)
         if c != last:
@@ -327,25 +325,24 @@ def pick_bid(g, rk, s, n, h, sc):
                 e = g[lab + c]
                 worth = min(maxbid, g[wts + WORTH + rk[geff + e]] * max(1, rk[gamt + e]))
         x = worth - max(minc, v - vials)
-        top, m = keep_best(g, sc, k, x, top, m)
-    return tie_pick(g, sc, h, m)
+        set_word(g, sc + k, x)
+        top = max(top, x)
+    return pick_tied(g, sc, 0, n, top, _NEG, h)
 
 
 @kernel
 def pick_move(g, rk, s, ahead, vals, n, h, sc):
-    """MOVE in one pass (move_scores' scores): stop unless an option scores above 0; an
-    attack's winning faces computed once per defender (cached at sc + n + defender)."""
+    """MOVE (move_scores' scores): stop unless an option scores above 0; an attack's
+    winning faces computed once per defender (cached at sc + n + defender)."""
     F, at, own, P = rk[R_F], rk[O_OPTS], rk[O_OWNER], rk[R_P]
     wc = sc + n
     for x in range(P):
         set_word(g, wc + x, -1)
-    top, m, last, va = 0, 0, -1, 0
+    top = 0
     for k in range(1, n):
         kind, a, b = word(g, at + 3 * k), word(g, at + 3 * k + 1), word(g, at + 3 * k + 2)
-        if a != last:
-            last = a
-            va = word(g, vals + a)
-        gain = word(g, vals + b) - va
+        gain = word(g, vals + b) - word(g, vals + a)
+        v = F * gain
         if kind == M_ATTACK:
             x = word(g, own + b)
             w = word(g, wc + x)
@@ -353,21 +350,18 @@ def pick_move(g, rk, s, ahead, vals, n, h, sc):
                 A = g[rk[O_TRAIT] + s * N_TRAITS + T_ATTACK] + g[rk[O_FRENZY] + s]
                 w = n_win(rk, A, g[rk[O_TRAIT] + x * N_TRAITS + T_DEFENCE])
                 g[wc + x] = w
-            if 2 * w < F:
-                continue
-            v = w * (wt(g, rk, s, KILL) + gain)
-        else:
-            v = F * gain
-        top, m = keep_best(g, sc, k, v, top, m)
-    return tie_pick(g, sc, h, m)
+            v = w * (wt(g, rk, s, KILL) + gain) if 2 * w >= F else _NEG
+        set_word(g, sc + k, v)
+        top = max(top, v)
+    return pick_tied(g, sc, 1, n, top, 0, h)
 
 
 @kernel
 def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
-    """BIRTH in one pass (birth_scores' scores): no birth unless an option scores above 0."""
+    """BIRTH (birth_scores' scores): no birth unless an option scores above 0."""
     F, at, own = rk[R_F], rk[O_OPTS], rk[O_OWNER]
     kill = wt(g, rk, s, KILL)
-    top, m = 0, 0
+    top = 0
     for k in range(1, n):
         r, t = word(g, at + 3 * k), word(g, at + 3 * k + 1)
         vt = word(g, vals + t)
@@ -377,24 +371,27 @@ def pick_birth(g, rk, s, ahead, vals, babies, n, h, sc):
             v = F * vt
         if r >= 0:
             v -= F * word(g, vals + r)
-        top, m = keep_best(g, sc, k, v, top, m)
-    return tie_pick(g, sc, h, m)
+        set_word(g, sc + k, v)
+        top = max(top, v)
+    return pick_tied(g, sc, 1, n, top, 0, h)
 
 
 @kernel
 def pick_zone(g, rk, s, ahead, vals, n, h, sc, sign):
-    """ESCAPE (sign 1) and DIE (sign -1: the lowest value dies) in one pass."""
+    """ESCAPE (sign 1) and DIE (sign -1: the lowest value dies)."""
     at = rk[O_OPTS]
-    top, m = _NEG, 0
+    top = _NEG
     for k in range(n):
         v = sign * word(g, vals + word(g, at + 3 * k))
-        top, m = keep_best(g, sc, k, v, top, m)
-    return tie_pick(g, sc, h, m)
+        set_word(g, sc + k, v)
+        top = max(top, v)
+    return pick_tied(g, sc, 0, n, top, _NEG, h)
 
 
 @kernel(inline=True)
 def choose_plain(g, rk, kind, s, n, h):
-    """`choose` without a restriction: one pass per kind (SHIFT: the general path)."""
+    """`choose` without a restriction: a scoring pass and `pick_tied` per kind (SHIFT: the
+    general path)."""
     sc = scores_at(rk)
     if kind == D_BID:
         return pick_bid(g, rk, s, n, h, sc)

@@ -2,6 +2,8 @@
 settle), initiative (contract 3, 4.1, 4.2, 4.3)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...rng import CHANCE
 from .codes import (D_ADRENALINE, D_BID, D_EVENT, D_SHIFT, END_METEORITE, EV_PRESCIENCE, K_CLIMATE,
                     K_CLIMATE_BOTTOM, K_DRAW, K_EVENTS, K_ORDER, K_UNIQUE, N_TRAITS, PH_CLIMATE, PH_INITIATIVE,
@@ -158,7 +160,7 @@ def bid_options(g, rk, s, barred):
     return n
 
 
-DRAW_KEEP = 8          # draw_genes: the walk's first uids found in one pass
+_TAKEN = np.uint64(0xFFFFFFFFFFFFFFFF)      # draw_genes: a taken uid's key
 
 
 @kernel(inline=True)
@@ -180,7 +182,7 @@ def take_uid(g, rk, tmp, j, col):
 def draw_genes(g, rk, u):
     """Contract 4.2 Draw: P - 1 genes into columns 1..; forced draws first, then the
     K_DRAW walk over the bag's canonical uids, skipping names already in the lab."""
-    P, E = rk[R_P], rk[R_E]
+    P = rk[R_P]
     for c in range(P):
         g[rk[O_LAB_GENE] + c] = -1      # the markers are the auction's (mutation)
     col = 1
@@ -193,47 +195,34 @@ def draw_genes(g, rk, u):
     g[G_DRAWS_N] = 0
     if col >= P:
         return
-    tmp, bag, gfirst = rk[O_TMP], rk[O_BAG], rk[X_GFIRST]
+    # the bag's uids (a gene's bag[e] copies are its first uids, from gfirst[e]): every uid
+    # read once and kept if in the bag, with no branch (a loop per gene, of bag[e] turns,
+    # missed a prediction per gene). Their order is free: distinct uids have distinct keys
+    # (`add` hashes with a bijection of the 64-bit words), so the walk below never ties.
+    tmp, bag, gfirst, guname = rk[O_TMP], rk[O_BAG], rk[X_GFIRST], rk[X_GUNAME]
     m = 0
-    for e in range(E):
-        f = word(rk, gfirst + e)
-        for k in range(word(g, bag + e)):
-            set_word(g, tmp + m, f + k)
-            m += 1
-    # the walk in shuffle's order (key(h, uid) ascending, stable), taking the next one
-    # each time (a selection: the walk stops after a few of the bag's m uids)
+    for uid in range(rk[R_NG]):
+        e = word(rk, guname + uid)
+        set_word(g, tmp + m, uid)                       # overwritten unless kept
+        m += np.int64(uid - word(rk, gfirst + e) < word(g, bag + e))
+    # the walk in shuffle's order (key(h, uid) ascending), taking the next one each time:
+    # the smallest key not taken yet, found by a plain min over the keys (no branch; LLVM
+    # vectorises it), then its index (the walk stops after a few of the bag's m uids). A
+    # taken key is set to the largest word: a real key may equal it, so the index search
+    # also checks the uid is still there (take_uid marks it -1).
     h = add(chance(u, g, K_DRAW), g[G_ROUND])
-    # the DRAW_KEEP first uids of that order in one pass (their indices kept sorted by key,
-    # then index, after the bag's uids in O_TMP); the selection below goes on only if they
-    # do not fill the lab
-    buf = tmp + rk[R_NG]
-    keep = min(DRAW_KEEP, rk[R_NEV] + 2 * rk[R_NCL])   # O_TMP's room after the bag's R_NG uids
     for k in range(m):                  # the keys first: no branch among the hashes
         set_word(u, 1 + k, add(h, word(g, tmp + k)))
-    nb = 0
-    for k in range(m):
-        x = word(u, 1 + k)
-        if nb == keep and not x < word(u, 1 + word(g, buf + nb - 1)):
-            continue
-        j = nb if nb < keep else keep - 1
-        while j > 0 and word(u, 1 + word(g, buf + j - 1)) > x:
-            set_word(g, buf + j, word(g, buf + j - 1))
-            j -= 1
-        set_word(g, buf + j, k)
-        if nb < keep:
-            nb += 1
-    for i in range(nb):
+    for _ in range(m):
         if col >= P:
             return
-        j = g[buf + i]
-        col = take_uid(g, rk, tmp, j, col)
-    for i in range(nb, m):
-        if col >= P:
-            break
-        j = -1
+        low = _TAKEN
         for k in range(m):
-            if g[tmp + k] >= 0 and (j < 0 or u[1 + k] < u[1 + j]):
-                j = k
+            low = min(low, word(u, 1 + k))
+        j = 0
+        while word(u, 1 + j) != low or word(g, tmp + j) < 0:
+            j += 1
+        set_word(u, 1 + j, _TAKEN)
         col = take_uid(g, rk, tmp, j, col)
 
 

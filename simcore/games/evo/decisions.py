@@ -28,11 +28,12 @@ from .codes import (E_ADRENALINE, E_ATTACK_HORNS, E_BIRTH_RANGE, E_CAVE, E_CHAME
                     E_THERMO, E_VIALS, E_WINGS, ERR_BAD_CHOICE, K_DIE, N_TRAITS, T_ADRENALINE, T_ATTACK,
                     T_CAVE, T_CHAMELEON, T_COASTAL, T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES,
                     T_RANGE, T_SIXTH, T_THERMO, T_VIALS, T_WINGS)
-from .batch_bits import word, zone_in, zone_out
+from .batch_bits import set_word, word, zone_in, zone_out
+from .schema import GENE_EFFECTS
 from .jit import kernel
 from .state import (G_DICE_N, G_DICE_POS, G_DISC_N, G_ERR, G_EVENTS, G_GAME, G_ROLLS, G_ROUND, G_SECTOR,
                     O_COUNT, O_DCNT, O_DICE, O_DISC, O_HAND, O_HAND_N, O_HELD, O_OPTS, O_OWNER,
-                    O_TRAIT, R_BASE_EGGS, R_BASE_FUR, R_BASE_HORNS, R_BASE_MOVES, R_BASE_THERMO,
+                    O_TMP, O_TRAIT, R_BASE_EGGS, R_BASE_FUR, R_BASE_HORNS, R_BASE_MOVES, R_BASE_THERMO,
                     R_BIRTH_RANGE, R_CAP, R_E, R_F, R_FLOOR, R_HORN_ADD, R_MIN_COST, R_NCL, R_NEV, R_NG, R_P, R_T,
                     UK_DIE, UK_GAME, UK_ROUND, UK_SEATS, UK_SEED,
                     X_EVACT, X_EVEFF, X_GACT, X_GAMT, X_GEFF, X_TERR, X_WHEEL)
@@ -143,78 +144,50 @@ def trait(g, rk, s, t):
     return g[rk[O_TRAIT] + s * N_TRAITS + t]
 
 
+N_EFFECTS = len(GENE_EFFECTS)
+_NONE = -(1 << 60)         # set_traits: the largest amount of an effect no held gene has
+
+
 @kernel
 def set_traits(g, rk, s):
-    """Contract 1, species traits of seat s over its active genes (knockouts: contract 10)."""
+    """Contract 1, species traits of seat s over its active genes (knockouts: contract 10).
+    Each effect's amounts are summed (counted effects) and their largest kept (ranged ones,
+    the flags, the horns of a kind) in the scratch O_TMP, with no branch on the genes: a
+    branch per gene on whether it is held and on its effect was missed often."""
     E = rk[R_E]
-    moves, horns, att, dfc = rk[R_BASE_MOVES], rk[R_BASE_HORNS], 0, 0
-    att_max, dfc_max = 0, 0
-    thermo, fur, eggs, vials, cave = rk[R_BASE_THERMO], rk[R_BASE_FUR], rk[R_BASE_EGGS], 0, 0
-    rng, floor, wings = rk[R_BIRTH_RANGE], rk[R_FLOOR], 0
-    coastal, killer, sixth, adren, cham = 0, 0, 0, 0, 0
     held, gact, geff, gamt = rk[O_HELD] + s * E, rk[X_GACT], rk[X_GEFF], rk[X_GAMT]
+    tsum = rk[O_TMP]                  # N_EFFECTS sums, then N_EFFECTS largest amounts
+    tmax = tsum + N_EFFECTS
+    for x in range(N_EFFECTS):
+        set_word(g, tsum + x, 0)
+        set_word(g, tmax + x, _NONE)
     for e in range(E):
-        c = word(g, held + e)
-        if c == 0 or word(rk, gact + e) == 0:
-            continue
+        n = word(g, held + e) * word(rk, gact + e)          # copies held, 0 if knocked out
         eff, amt = word(rk, geff + e), word(rk, gamt + e)
-        if eff == E_MOVE_POINTS:
-            moves += amt * c
-        elif eff == E_HORNS:
-            horns += amt * c
-        elif eff == E_ATTACK_HORNS:
-            att += amt * c
-            att_max = max(att_max, amt)
-        elif eff == E_DEFENCE_HORNS:
-            dfc += amt * c
-            dfc_max = max(dfc_max, amt)
-        elif eff == E_THERMO:
-            thermo += amt * c
-        elif eff == E_FUR:
-            fur += amt * c
-        elif eff == E_EGGS:
-            eggs += amt * c
-        elif eff == E_VIALS:
-            vials += amt * c
-        elif eff == E_CAVE:
-            cave += amt * c
-        elif eff == E_BIRTH_RANGE:
-            rng = max(rng, amt)
-        elif eff == E_FLOOR:
-            floor = max(floor, amt)
-        elif eff == E_WINGS:
-            wings = max(wings, amt)
-        elif eff == E_COASTAL:
-            coastal = 1
-        elif eff == E_KILLER:
-            killer = 1
-        elif eff == E_SIXTH:
-            sixth = 1
-        elif eff == E_ADRENALINE:
-            adren = 1
-        elif eff == E_CHAMELEON:
-            cham = 1
+        set_word(g, tsum + eff, word(g, tsum + eff) + amt * n)
+        set_word(g, tmax + eff, max(word(g, tmax + eff), _NONE + np.int64(n > 0) * (amt - _NONE)))
     at = rk[O_TRAIT] + s * N_TRAITS
+    horns = rk[R_BASE_HORNS] + g[tsum + E_HORNS]
     if rk[R_HORN_ADD] == 1:
-        g[at + T_ATTACK] = horns + att
-        g[at + T_DEFENCE] = horns + dfc
+        g[at + T_ATTACK] = horns + g[tsum + E_ATTACK_HORNS]
+        g[at + T_DEFENCE] = horns + g[tsum + E_DEFENCE_HORNS]
     else:
-        g[at + T_ATTACK] = max(horns, att_max)
-        g[at + T_DEFENCE] = max(horns, dfc_max)
-    g[at + T_MOVES] = moves
-    g[at + T_THERMO] = thermo
-    g[at + T_FUR] = fur
-    g[at + T_EGGS] = eggs
-    g[at + T_VIALS] = vials
-    g[at + T_CAVE] = cave
-    g[at + T_RANGE] = rng
-    g[at + T_FLOOR] = floor
-    g[at + T_WINGS] = wings
-    g[at + T_COASTAL] = coastal
-    g[at + T_KILLER] = killer
-    g[at + T_SIXTH] = sixth
-    g[at + T_ADRENALINE] = adren
-    g[at + T_CHAMELEON] = cham
+        g[at + T_ATTACK] = max(horns, max(0, g[tmax + E_ATTACK_HORNS]))
+        g[at + T_DEFENCE] = max(horns, max(0, g[tmax + E_DEFENCE_HORNS]))
+    g[at + T_MOVES] = rk[R_BASE_MOVES] + g[tsum + E_MOVE_POINTS]
+    g[at + T_THERMO] = rk[R_BASE_THERMO] + g[tsum + E_THERMO]
+    g[at + T_FUR] = rk[R_BASE_FUR] + g[tsum + E_FUR]
+    g[at + T_EGGS] = rk[R_BASE_EGGS] + g[tsum + E_EGGS]
+    g[at + T_VIALS] = g[tsum + E_VIALS]
+    g[at + T_CAVE] = g[tsum + E_CAVE]
+    g[at + T_RANGE] = max(rk[R_BIRTH_RANGE], g[tmax + E_BIRTH_RANGE])
+    g[at + T_FLOOR] = max(rk[R_FLOOR], g[tmax + E_FLOOR])
+    g[at + T_WINGS] = max(0, g[tmax + E_WINGS])
+    g[at + T_COASTAL] = 1 if g[tmax + E_COASTAL] > _NONE else 0
+    g[at + T_KILLER] = 1 if g[tmax + E_KILLER] > _NONE else 0
+    g[at + T_SIXTH] = 1 if g[tmax + E_SIXTH] > _NONE else 0
+    g[at + T_ADRENALINE] = 1 if g[tmax + E_ADRENALINE] > _NONE else 0
+    g[at + T_CHAMELEON] = 1 if g[tmax + E_CHAMELEON] > _NONE else 0
 
 
 @kernel(inline=True)

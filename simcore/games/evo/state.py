@@ -187,8 +187,9 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
              (O_COL, P), (O_DCNT, P), (O_FRENZY, P), (O_GEYSER, P), (O_TRAJ, traj * P), (O_DRAWS, E),
              (O_DICE, DICE_MAX), (O_OPTS, OPT_W * K), (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P),
              (O_SPOS, P),
-             # engine scratch: shuffles, zone sets, seat lists
-             (O_TMP, NG + NEV + 2 * NCL), (O_BITS, BITS_WORDS * zone_words(Z)), (O_SEATS, 2 * P),
+             # engine scratch: shuffles and the draw, set_traits' sums per effect, zone sets, seat lists
+             (O_TMP, max(NG + NEV + 2 * NCL, 2 * len(GENE_EFFECTS))), (O_BITS, BITS_WORDS * zone_words(Z)),
+             (O_SEATS, 2 * P),
              # the policies' scratch (greedy's memo: PTMP_MEMO_KEY + Z words a seat; a score per option)
              (O_PTMP, P * (PTMP_MEMO_KEY + Z) + K + Z + 4 * P + 16)]
     at = G_HEADER
