@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numba
 from numba import cfunc, njit, types
+from numba.extending import intrinsic
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 _HERE = Path(__file__).resolve().parent
@@ -185,6 +186,23 @@ def prune(game: str, days: float = KEEP_DAYS) -> None:
 DECIDE_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64,
                          types.uint64)
 
+# The same policy with its two int64 arrays passed as bare pointers (Evolversi): a cfunc's
+# array argument is a 7-word struct the caller stores and the wrapper reloads; a pointer is
+# one register (6 arguments: all in registers). `address(a)` is what the engine passes.
+I64_PTR = types.CPointer(types.int64)
+DECIDE_PTR_SIG = types.int64(I64_PTR, I64_PTR, types.int64, types.int64, types.int64, types.uint64)
+
+
+@intrinsic
+def address(typingctx, arr):
+    """The data pointer of a C-contiguous int64 array, as a CPointer(int64) (compiled code only)."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+    return I64_PTR(arr), codegen
+
 
 class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
@@ -192,10 +210,11 @@ class GameBuild:
     process whose folder is not there yet prints `note` on stderr: a real compile follows.
     `nrt=False`: every kernel and policy without numba's reference counting (its private
     `_nrt`, as Evolution's build: docs/design.md "Compiled engines" 5); such code allocates
-    nothing: its scratch comes packed with the state or from the caller."""
+    nothing: its scratch comes packed with the state or from the caller. `policy_sig`: the C
+    signature of its policies (DECIDE_SIG, or DECIDE_PTR_SIG: the frame and data by address)."""
 
-    def __init__(self, game: str, sources, note: str, nrt: bool = True):
-        self.game, self.note, self.nrt = game, note, nrt
+    def __init__(self, game: str, sources, note: str, nrt: bool = True, policy_sig=DECIDE_SIG):
+        self.game, self.note, self.nrt, self.policy_sig = game, note, nrt, policy_sig
         self.options = {} if nrt else {"_nrt": False}
         self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
         # cold or warm as the build is made: numba creates the folder when a kernel's cache
@@ -242,7 +261,7 @@ class GameBuild:
         """`f` as a cfunc of DECIDE_SIG (cfunc compiles at once, so the folder is set around it)."""
         self._announce()
         with _cache_dir(self.folder):
-            return cfunc(DECIDE_SIG, cache=True, **self.options)(f)
+            return cfunc(self.policy_sig, cache=True, **self.options)(f)
 
 
 class Policy:

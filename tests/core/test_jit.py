@@ -93,6 +93,35 @@ def test_decorating_compiles_and_says_nothing_the_first_use_does(tmp_path, monke
     assert capsys.readouterr().err == ""            # said once per build
 
 
+def test_a_pointer_policy_reads_the_words_the_engine_passes_by_address(tmp_path, monkeypatch):
+    """DECIDE_PTR_SIG (Evolversi's policies): the engine passes the decision frame and the
+    seat's data as two pointers (`jit.address`), six words in registers where two arrays
+    were 14 stored words; the compiled policy must read exactly what its Python form reads
+    from the arrays, and an engine may write the frame again between two calls."""
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "toy_rules.py"
+    src.write_text("# the toy game's sources\n")
+    build = jit.GameBuild("toy", [src], "toy: compiling", nrt=False, policy_sig=jit.DECIDE_PTR_SIG)
+
+    def decide(q, rk, kind, seat, n, h):
+        return q[kind] * 1000 + rk[rk[0] + seat] * 10 + n + np.int64(h & np.uint64(1))
+
+    pol = build.policy(decide)
+
+    def engine(q, rk, pol):
+        a = pol(jit.address(q), jit.address(rk), 2, 1, 3, np.uint64(5))
+        q[2] = 9                                   # the frame rewritten before the next decision
+        return a, pol(jit.address(q), jit.address(rk), 2, 0, 4, np.uint64(4))
+
+    q = np.array([0, 0, 7, 0], np.int64)
+    rk = np.array([1, 40, 50], np.int64)
+    want = decide(q, rk, 2, 1, 3, np.uint64(5))
+    got = build.kernel(engine)(q, rk, jit.compiled(pol))
+    assert want == 7504 and got == (want, 9404)
+    with pytest.raises(Exception):                 # no address for an array of another layout
+        build.kernel(engine)(np.zeros(8, np.int64)[::2], rk, jit.compiled(pol))
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2**63 + 17, 2**64 - 1])
 def test_the_compiled_streams_are_rngs_bit_for_bit(seed):
     for game in (0, 5, 123_456):

@@ -106,8 +106,9 @@ INFO = {
 
 
 # The compiled interface (turn.py, phase 3 compiled whole): a bot with a compiled form
-# (`policy.compiled_form(tb)` -> (a jit.DECIDE_SIG policy, its int64 data `rk`), else None:
-# the numpy path plays) is called as decide(q, rk, kind, seat, n, h): `kind` a D_ code,
+# (`policy.compiled_form(tb)` -> (a jit.DECIDE_PTR_SIG policy, its int64 data `rk`), else None:
+# the numpy path plays) is called as decide(q, rk, kind, seat, n, h), q and rk by address
+# (pointers: index them, nothing else; their Python form gets the arrays): `kind` a D_ code,
 # `n` the number of options, `h` the decision's BOT-stream key (0 when no seat's policy
 # reads keys, `uses_keys`), and it returns an option
 # index 0..n-1 in the contract's order. A masked decision of the numpy interface lists only

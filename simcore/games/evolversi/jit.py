@@ -4,7 +4,7 @@ The engine is numpy (the bots are numpy policies, decisions.py); every step that
 decision and loops per game (the draws and reshuffles, placement, turn order, the effects'
 verbs, targets and conditions, the purchase, Events, SWAP_ABOVE, phase 4) is a numba
 kernel (kernels.py; docs/games/evolversi.md section 14). For the bots with a compiled form
-(strategies/evolversi/compiled.py: C-callable policies of jit.DECIDE_SIG, `policy` here)
+(strategies/evolversi/compiled.py: C-callable policies of jit.DECIDE_PTR_SIG, `policy` here)
 whole games are compiled, decisions included: rounds.py plays phases 1, 2 and 4 around
 turn.py's phase 3.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...jit import DECIDE_SIG, TREE, GameBuild, bot_sources, python_files
+from ...jit import DECIDE_PTR_SIG, DECIDE_SIG, TREE, GameBuild, bot_sources, python_files
 
 # the package and the bot files that can add compiled code (jit.bot_sources): a plain-Python
 # bot file added to strategies/evolversi/ recompiles nothing
@@ -26,7 +26,8 @@ SOURCES = (python_files(Path(__file__).resolve().parent)
 BUILD = GameBuild("evolversi", SOURCES,
                   "evolversi: compiling the batch engine's kernels (once per source version, about 6 s of CPU)")
 TURN_BUILD = GameBuild("evolversiturn", SOURCES,
-                       "evolversi: compiling the compiled phase 3 and bots (once per source version)", nrt=False)
+                       "evolversi: compiling the compiled phase 3 and bots (once per source version)", nrt=False,
+                       policy_sig=DECIDE_PTR_SIG)
 CACHE_DIR = BUILD.folder
 kernel = BUILD.kernel
 fast, policy = TURN_BUILD.kernel, TURN_BUILD.policy

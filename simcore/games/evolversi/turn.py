@@ -1,6 +1,6 @@
 """Phase 3 compiled whole (contract 4 "Phase 3", 5): the actions of one seat per game, with
 every effect, reaction, Event, Pressure token and decision inside, the bots as compiled
-policies handed in (jit.DECIDE_SIG: `pol[seat](q, rk[seat], kind, seat, n, h)`).
+policies handed in (jit.DECIDE_PTR_SIG: `pol[seat](address(q), address(rk[seat]), kind, seat, n, h)`).
 
 This is the numpy engine's `phases.take_turn` game by game: the same steps in the same
 order, the same end checks at the same places, the same decisions with the same counters
@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...rng import BOT, CHANCE
+from ...jit import address
 from ...rng_jit import add, key3
 from . import kernels as K
 from .components import KIND_EVENTS
@@ -48,18 +49,26 @@ EVENT_VERBS_NOT_COMPILED = np.array([V_REVEAL_PRESSURE, V_DRAW_EVENT], np.int8)
 # The small helpers called most take only the arrays they touch (`*_on`); their `S` forms
 # are inlined by numba, so the whole state is never passed to them (each array is a dozen
 # arguments of a call).
-@fast
+@fast(inline=True)
 def ask_on(b, x, kind, n, counter, games, C, decide, rkx, q):
     """`decide` = pol[x] and `rkx` = rk[x], taken by the caller: the seats' whole tuple and
-    table would be some ten more words a call."""
+    table would be some ten more words a call. Inlined where it is asked (a call passing
+    four arrays cost more than these lines); the policy gets the frame and its data as two
+    pointers (jit.DECIDE_PTR_SIG), the key hashed by a call (only when read)."""
     d = np.uint64(counter[b, x])
     counter[b, x] += 1
     if n == 1:                       # the one legal option: any policy answers 0 (decisions.py)
         return 0
     h = np.uint64(0)                 # the key, when some seat's policy reads keys (C_KEYS)
     if C[C_KEYS]:
-        h = add(add(add(key3(np.uint64(C[C_SEED]), games[b], BOT), C[C_RND]), x), d)
-    return decide(q, rkx, kind, x, n, h)
+        h = bot_key(np.uint64(C[C_SEED]), games[b], np.int64(C[C_RND]), np.int64(x), d)
+    return decide(address(q), address(rkx), kind, x, n, h)
+
+
+@fast
+def bot_key(seed, game, rnd, x, d):
+    """Contract section 2's decision key(seed, game, BOT, round, seat, d)."""
+    return add(add(add(key3(seed, game, BOT), rnd), x), d)
 
 
 @fast(inline=True)
