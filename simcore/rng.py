@@ -40,6 +40,11 @@ def _mix(z: np.ndarray) -> np.ndarray:
 
 
 _INT = (int, np.integer)
+
+
+def _U64(h: int) -> np.ndarray:
+    """A 0-d uint64 array of one hash (what key returns for one game)."""
+    return np.array(h, dtype=np.uint64)
 _G, _K1, _K2 = int(_GOLDEN), int(_C1), int(_C2)
 
 
@@ -58,19 +63,51 @@ def _prefix(seed: int, game: int, stream: int) -> int:
     return _mix_int(_mix_int(_mix_int(seed) ^ game) ^ stream)
 
 
+def _link(h: int, a: int) -> int:
+    """One link of key's chain on Python ints: _mix_int(h ^ a), inlined (the hottest line of
+    every reference engine's random bot)."""
+    z = ((h ^ a) + _G) & _M64
+    z = ((z ^ (z >> 30)) * _K1) & _M64
+    z = ((z ^ (z >> 27)) * _K2) & _M64
+    return z ^ (z >> 31)
+
+
+def _plain(a) -> bool:
+    return isinstance(a, _INT) and a >= 0
+
+
+@lru_cache(maxsize=4096)
+def _head(seed: int, game: int, stream: int, head: tuple) -> tuple[int, int]:
+    """key's chain for one game through `head` (all of an address but its last element), as
+    far as it stays plain non-negative ints: (the hash so far, how many elements it took).
+    A reference engine asks for many keys that differ in their last element only (a seat's
+    decision counter, a die roll's number): the head is computed once."""
+    h = _prefix(seed, game, stream)
+    for i, a in enumerate(head):
+        if not _plain(a):
+            return h, i
+        h = _link(h, int(a))
+    return h, len(head)
+
+
 def _chain_int(seed, game: int, stream: int, address: tuple) -> tuple[int, tuple]:
     """key's chain on Python ints for one game (a reference engine hashes one game at a
     time), as far as `address` stays plain non-negative ints: (the hash so far, the rest of
     the address, from its first other element)."""
-    h = _prefix(int(seed) & _M64, int(game), int(stream))
-    for i, a in enumerate(address):
-        if not isinstance(a, _INT) or a < 0:
-            return h, address[i:]
-        z = ((h ^ int(a)) + _G) & _M64          # _mix_int, inlined: the hottest line of
-        z = ((z ^ (z >> 30)) * _K1) & _M64      # every reference engine's random bot
-        z = ((z ^ (z >> 27)) * _K2) & _M64
-        h = z ^ (z >> 31)
-    return h, ()
+    seed, game, stream = int(seed) & _M64, int(game), int(stream)
+    if not address:
+        return _prefix(seed, game, stream), ()
+    head = address[:-1]
+    try:
+        h, i = _head(seed, game, stream, head)
+    except TypeError:                       # an unhashable element (an array): not cached
+        h, i = _head.__wrapped__(seed, game, stream, head)
+    if i < len(head):
+        return h, address[i:]
+    last = address[-1]
+    if not _plain(last):
+        return h, address[-1:]
+    return _link(h, int(last)), ()
 
 
 def key(seed: int, games, stream: int, *address) -> np.ndarray:
@@ -79,10 +116,10 @@ def key(seed: int, games, stream: int, *address) -> np.ndarray:
     `games` is an int or an integer array of game indices; each element of `address` is an
     int or an integer array broadcastable against `games`.
     """
-    if isinstance(games, _INT) and games >= 0:
+    if (type(games) is int or isinstance(games, np.integer)) and games >= 0:
         h, rest = _chain_int(seed, games, stream, address)
         if not rest:
-            return np.array(h, dtype=np.uint64)
+            return _U64(h)
         with np.errstate(over="ignore"):          # an array element: the chain goes on in numpy
             h = np.asarray(np.uint64(h))
             for a in rest:
@@ -101,15 +138,21 @@ def below(h: np.ndarray, n) -> np.ndarray:
     """Map uint64 hashes to integers uniform in [0, n) (n >= 1), by the high 32 bits.
 
     floor(hi32 * n / 2**32): exact in uint64 for n < 2**32; bias below 1e-9 for small n.
+    One hash (a 0-d array or a numpy integer, what key returns for one game) gives a Python int.
     """
-    if isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and h.ndim == 0:
-        return np.int64(((int(h) >> 32) * int(n)) >> 32)       # one draw: the same value, no array overhead
+    if type(h) is np.ndarray and type(n) is int and not h.shape and 0 <= n < 1 << 32 \
+            or isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and h.ndim == 0:
+        return ((int(h) >> 32) * int(n)) >> 32        # one draw: the same value, as a Python int
     hi = np.asarray(h, dtype=np.uint64) >> np.uint64(32)
     return ((hi * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
 
 
 def randint(seed: int, game: int, stream: int, n: int, *address) -> int:
     """One integer uniform in [0, n) for one game: the scalar form of below(key(...))."""
+    if isinstance(game, _INT) and game >= 0 and isinstance(n, _INT) and 0 <= n < 1 << 32:
+        h, rest = _chain_int(seed, game, stream, address)
+        if not rest:
+            return ((h >> 32) * int(n)) >> 32          # below's arithmetic on Python ints
     return int(below(key(seed, game, stream, *address), n))
 
 

@@ -16,7 +16,7 @@ from simcore.games.evolution import addresses as A
 
 
 def _below(seed, game, n, *address):
-    return int(rng.below(rng.key(seed, game, rng.BOT, *address), max(n, 1)))
+    return rng.randint(seed, game, rng.BOT, max(n, 1), *address)
 
 
 class RandomBot:

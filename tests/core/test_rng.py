@@ -45,3 +45,13 @@ def test_one_game_fast_path_is_the_array_chain_bit_for_bit(seed, game, stream, a
     arr = rng.key(seed, np.array([game, 0]), stream, *[np.array([a, a]) for a in address])[0]
     assert one.dtype == np.uint64 and int(one) == int(arr)
     assert rng.below(one, n) == rng.below(np.array([arr]), n)[0]
+    assert rng.randint(seed, game, stream, n, *address) == rng.below(np.array([arr]), n)[0]
+
+
+def test_the_cached_head_of_an_address_gives_the_uncached_chain():
+    """_head (lru-cached) is reached with a repeated head and with an unhashable one (an
+    array element): both give the numpy chain's key."""
+    for address in [(3, 1, 4), (3, 1, 5), (3, 1, 4), (3, np.array(1), 4), (np.int64(3), 1, 4)]:
+        one = rng.key(9, 2, rng.BOT, *address)
+        arr = rng.key(9, np.array([2]), rng.BOT, *[np.asarray(a) for a in address])[0]
+        assert int(one) == int(arr), address

@@ -93,7 +93,7 @@ class Game(Phases, Movement, BirthSurvival):
         if self.dice:
             name = self.dice.pop(0)
         else:
-            u = int(rng.below(rng.key(self.seed, self.game, rng.CHANCE, K_DIE, self.round, n), self.F))
+            u = rng.randint(self.seed, self.game, rng.CHANCE, self.F, K_DIE, self.round, n)
             name = self.comps.face_uids[u][0]
         return self.comps.face_rows[name]
 
