@@ -46,6 +46,33 @@ KEEP_DAYS = 14                      # cache folders unused for longer are remove
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
+# A cold compile's line on stderr gives its time on this machine: the README's cold compiles
+# (`balancelab warmup GAME`, an empty cache, one at a time) were measured on a 2-core machine
+# that ran `speed_probe` in PROBE_SECONDS (session 20, 2026-12-05: a loop of 10^7 additions
+# took 1.9 s there); a machine whose probe takes twice as long is taken to compile twice as
+# long. Machines of this kind differ up to 3x, and so do their compiles (README "Speed").
+PROBE_SECONDS = 0.023
+COLD_COMPILE_SECONDS = {"evolution": 80.3, "evolversi": 115.2, "capybara": 79.1, "evo": 63.0}
+
+
+def speed_probe() -> float:
+    """Seconds this machine takes for a fixed pure-Python loop (the best of 3; about 0.1 s in all)."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        s = 0
+        for i in range(200_000):
+            s += i * i % 7
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def compile_estimate(game: str) -> int:
+    """About how many seconds a cold compile of `game`'s batch engine takes on this machine:
+    its measured figure (COLD_COMPILE_SECONDS) scaled by this machine's speed_probe."""
+    return max(1, round(COLD_COMPILE_SECONDS[game] * speed_probe() / PROBE_SECONDS))
+
+
 def cache_root() -> Path:
     """Where compiled code is cached: $BALANCELAB_CACHE_DIR, else ~/.cache/balancelab; an
     empty folder there is a cold cache (how the cold compile time is measured)."""
@@ -207,7 +234,8 @@ def address(typingctx, arr):
 class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
     cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
-    process whose folder is not there yet prints `note` on stderr: a real compile follows.
+    process whose folder is not there yet prints `note` on stderr: a real compile follows
+    (a `{seconds}` in it: compile_estimate of the game, this machine's time for it).
     `nrt=False`: every kernel and policy without numba's reference counting (its private
     `_nrt`, as Evolution's build: docs/design.md "Compiled engines" 5); such code allocates
     nothing: its scratch comes packed with the state or from the caller. `policy_sig`: the C
@@ -224,7 +252,8 @@ class GameBuild:
 
     def _announce(self) -> None:
         if not self._announced and self._cold:
-            print(self.note, file=sys.stderr, flush=True)
+            note = self.note.format(seconds=compile_estimate(self.game)) if "{seconds}" in self.note else self.note
+            print(note, file=sys.stderr, flush=True)
             prune(self.game)
         self._announced = True
 

@@ -60,6 +60,37 @@ def test_a_cold_build_says_so_once_and_a_warm_one_is_silent(tmp_path, monkeypatc
     assert capsys.readouterr().err == ""
 
 
+def test_a_cold_builds_line_gives_its_measured_compile_at_this_machines_speed(tmp_path, monkeypatch, capsys):
+    """The README's cold compile of the game, scaled by how much slower this machine runs
+    speed_probe than the machine it was measured on (here: planted 3x slower)."""
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(jit.COLD_COMPILE_SECONDS, "toy", 20.0)
+    monkeypatch.setattr(jit, "speed_probe", lambda: 3 * jit.PROBE_SECONDS)
+    src = tmp_path / "toy_rules.py"
+    src.write_text("# the toy game's sources\n")
+    build = jit.GameBuild("toy", [src], "toy: compiling (about {seconds} s of CPU here)")
+
+    def double(x):
+        return 2 * x
+
+    assert build.kernel(double)(4) == 8
+    assert capsys.readouterr().err == "toy: compiling (about 60 s of CPU here)\n"
+
+
+def test_every_game_has_a_measured_cold_compile_and_its_line_says_it(tmp_path, monkeypatch):
+    from simcore.games import GAMES
+    from simcore.games.evolution import build as evolution_build
+    from simcore.games.evolversi import jit as evolversi_jit
+    assert set(GAMES) <= set(jit.COLD_COMPILE_SECONDS)
+    for build in (capybara_jit.BUILD, evo_jit.BUILD, evolversi_jit.BUILD):
+        assert "{seconds}" in build.note
+    assert 0 < jit.speed_probe() < 5     # a loop of 200,000 steps: hundredths of a second
+    # Evolution's line: the last compile here once there is one, else the scaled figure
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(jit, "speed_probe", lambda: 2 * jit.PROBE_SECONDS)
+    assert evolution_build.last_compile_seconds() == round(2 * jit.COLD_COMPILE_SECONDS["evolution"])
+
+
 def test_decorating_compiles_and_says_nothing_the_first_use_does(tmp_path, monkeypatch, capsys):
     """A game's bot modules are all imported to register their names: decorating a kernel or
     a policy must compile nothing and print nothing (else `run capybara --bots nobody`

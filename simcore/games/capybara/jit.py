@@ -21,7 +21,7 @@ from ...jit import TREE, DECIDE_SIG, GameBuild, bot_sources, python_files
 
 BUILD = GameBuild("capybara", python_files(Path(__file__).resolve().parent)
                   + bot_sources(TREE / "strategies" / "capybara", "strategies.capybara", (__name__,)),
-                  "capybara: compiling the batch engine and bots (once per source version, ~40 s of CPU)",
+                  "capybara: compiling the batch engine and bots (once per source version, about {seconds} s of CPU here)",
                   nrt=False)
 CACHE_DIR = BUILD.folder
 kernel, policy = BUILD.kernel, BUILD.policy

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...jit import CORE_SOURCES, KEEP_DAYS, cache_root, cached as _cached, digest as _digest
+from ...jit import CORE_SOURCES, KEEP_DAYS, cache_root, cached as _cached, compile_estimate, digest as _digest
 from ...jit import bot_sources as _bot_sources, compile_lock, folder as _game_folder, prune as _prune
 
 HERE = Path(__file__).resolve().parent
@@ -231,7 +231,7 @@ def last_compile_seconds() -> float:
     try:
         return float((cache_root() / "numba" / "evolution-compile-seconds").read_text())
     except (OSError, ValueError):
-        return 50.0       # no build yet: the cold compile measured on the 2-core dev machine (2026-11-30)
+        return compile_estimate("evolution")    # no build here yet: the measured figure, at this machine's speed
 
 
 def warm(mod, run) -> bool:

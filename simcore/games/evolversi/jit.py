@@ -24,7 +24,8 @@ from ...jit import DECIDE_PTR_SIG, DECIDE_SIG, TREE, GameBuild, bot_sources, pyt
 SOURCES = (python_files(Path(__file__).resolve().parent)
            + bot_sources(TREE / "strategies" / "evolversi", "strategies.evolversi", (__name__,)))
 BUILD = GameBuild("evolversi", SOURCES,
-                  "evolversi: compiling the batch engine's kernels (once per source version, about 6 s of CPU)")
+                  "evolversi: compiling the batch engine's kernels, then its phase 3 and bots "
+                  "(once per source version, about {seconds} s of CPU here in all)")
 TURN_BUILD = GameBuild("evolversiturn", SOURCES,
                        "evolversi: compiling the compiled phase 3 and bots (once per source version)", nrt=False,
                        policy_sig=DECIDE_PTR_SIG)
