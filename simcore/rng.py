@@ -40,11 +40,6 @@ def _mix(z: np.ndarray) -> np.ndarray:
 
 
 _INT = (int, np.integer)
-
-
-def _U64(h: int) -> np.ndarray:
-    """A 0-d uint64 array of one hash (what key returns for one game)."""
-    return np.array(h, dtype=np.uint64)
 _G, _K1, _K2 = int(_GOLDEN), int(_C1), int(_C2)
 
 
@@ -63,15 +58,6 @@ def _prefix(seed: int, game: int, stream: int) -> int:
     return _mix_int(_mix_int(_mix_int(seed) ^ game) ^ stream)
 
 
-def _link(h: int, a: int) -> int:
-    """One link of key's chain on Python ints: _mix_int(h ^ a), inlined (the hottest line of
-    every reference engine's random bot)."""
-    z = ((h ^ a) + _G) & _M64
-    z = ((z ^ (z >> 30)) * _K1) & _M64
-    z = ((z ^ (z >> 27)) * _K2) & _M64
-    return z ^ (z >> 31)
-
-
 def _plain(a) -> bool:
     return isinstance(a, _INT) and a >= 0
 
@@ -86,7 +72,7 @@ def _head(seed: int, game: int, stream: int, head: tuple) -> tuple[int, int]:
     for i, a in enumerate(head):
         if not _plain(a):
             return h, i
-        h = _link(h, int(a))
+        h = _mix_int(h ^ int(a))
     return h, len(head)
 
 
@@ -107,7 +93,7 @@ def _chain_int(seed, game: int, stream: int, address: tuple) -> tuple[int, tuple
     last = address[-1]
     if not _plain(last):
         return h, address[-1:]
-    return _link(h, int(last)), ()
+    return _mix_int(h ^ int(last)), ()
 
 
 def key(seed: int, games, stream: int, *address) -> np.ndarray:
@@ -116,10 +102,10 @@ def key(seed: int, games, stream: int, *address) -> np.ndarray:
     `games` is an int or an integer array of game indices; each element of `address` is an
     int or an integer array broadcastable against `games`.
     """
-    if (type(games) is int or isinstance(games, np.integer)) and games >= 0:
+    if isinstance(games, _INT) and games >= 0:
         h, rest = _chain_int(seed, games, stream, address)
         if not rest:
-            return _U64(h)
+            return np.array(h, dtype=np.uint64)
         with np.errstate(over="ignore"):          # an array element: the chain goes on in numpy
             h = np.asarray(np.uint64(h))
             for a in rest:
@@ -140,8 +126,7 @@ def below(h: np.ndarray, n) -> np.ndarray:
     floor(hi32 * n / 2**32): exact in uint64 for n < 2**32; bias below 1e-9 for small n.
     One hash (a 0-d array or a numpy integer, what key returns for one game) gives a Python int.
     """
-    if type(h) is np.ndarray and type(n) is int and not h.shape and 0 <= n < 1 << 32 \
-            or isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and h.ndim == 0:
+    if isinstance(n, _INT) and 0 <= n < 1 << 32 and isinstance(h, (np.ndarray, np.integer)) and h.ndim == 0:
         return ((int(h) >> 32) * int(n)) >> 32        # one draw: the same value, as a Python int
     hi = np.asarray(h, dtype=np.uint64) >> np.uint64(32)
     return ((hi * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
