@@ -46,11 +46,12 @@ KEEP_DAYS = 14                      # cache folders unused for longer are remove
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
-# A cold compile's line on stderr gives its time on this machine: the README's cold compiles
-# (`balancelab warmup GAME`, an empty cache, one at a time) were measured on a 2-core machine
-# that ran `speed_probe` in PROBE_SECONDS (session 20, 2026-12-05: a loop of 10^7 additions
-# took 1.9 s there); a machine whose probe takes twice as long is taken to compile twice as
-# long. Machines of this kind differ up to 3x, and so do their compiles (README "Speed").
+# A cold compile's line on stderr gives its time on this machine: the README's slow-machine
+# cold compiles (`balancelab warmup GAME`, an empty cache, one at a time; session 19, where a
+# loop of 10^7 additions took 1.7-2.2 s) scaled by speed_probe against PROBE_SECONDS, the
+# probe on the same kind of slow machine (session 20, that loop 1.9 s). A machine whose probe
+# takes twice as long is taken to compile twice as long; checked in session 20 on an empty
+# cache: Evo's line said 65 s for a 60.9 s compile, Evolution's 84 s for 73.2 s.
 PROBE_SECONDS = 0.023
 COLD_COMPILE_SECONDS = {"evolution": 80.3, "evolversi": 115.2, "capybara": 79.1, "evo": 63.0}
 
