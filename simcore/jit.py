@@ -240,23 +240,34 @@ class GameBuild:
     `nrt=False`: every kernel and policy without numba's reference counting (its private
     `_nrt`, as Evolution's build: docs/design.md "Compiled engines" 5); such code allocates
     nothing: its scratch comes packed with the state or from the caller. `policy_sig`: the C
-    signature of its policies (DECIDE_SIG, or DECIDE_PTR_SIG: the frame and data by address)."""
+    signature of its policies (DECIDE_SIG, or DECIDE_PTR_SIG: the frame and data by address).
+    `line_of`: another build of the same game (one engine compiled into two folders, as
+    Evolversi's) whose note this one says instead: one line for the game, said by whichever
+    compiles first, so the time it gives is for the whole engine in either order."""
 
-    def __init__(self, game: str, sources, note: str, nrt: bool = True, policy_sig=DECIDE_SIG):
+    def __init__(self, game: str, sources, note: str = "", nrt: bool = True, policy_sig=DECIDE_SIG,
+                 line_of: GameBuild | None = None):
         self.game, self.note, self.nrt, self.policy_sig = game, note, nrt, policy_sig
+        self.line_of = line_of
         self.options = {} if nrt else {"_nrt": False}
         self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
         # cold or warm as the build is made: numba creates the folder when a kernel's cache
         # is set up at its decoration, and the note is said later, at the first compile
         self._cold = not self.folder.is_dir()
-        self._announced = False
+        self._announced = False     # this build's first compile (or cache load) has come
+        self._said = False          # this build's note is on stderr
 
     def _announce(self) -> None:
         if not self._announced and self._cold:
-            note = self.note.format(seconds=compile_estimate(self.game)) if "{seconds}" in self.note else self.note
-            print(note, file=sys.stderr, flush=True)
+            (self.line_of or self)._say()
             prune(self.game)
         self._announced = True
+
+    def _say(self) -> None:
+        if not self._said:
+            note = self.note.format(seconds=compile_estimate(self.game)) if "{seconds}" in self.note else self.note
+            print(note, file=sys.stderr, flush=True)
+        self._said = True
 
     def kernel(self, f=None, *, inline: bool = False):
         """njit(nogil) cached in the build's folder; `kernel(inline=True)` for one-liners."""

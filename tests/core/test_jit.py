@@ -77,6 +77,27 @@ def test_a_cold_builds_line_gives_its_measured_compile_at_this_machines_speed(tm
     assert capsys.readouterr().err == "toy: compiling (about 60 s of CPU here)\n"
 
 
+def test_two_folders_of_one_engine_say_one_line_whichever_compiles_first(tmp_path, monkeypatch, capsys):
+    """Evolversi compiles into two folders (its kernels; phase 3 and the bots): one line for
+    the engine, with the whole engine's time, said by the first to compile, then nothing."""
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(jit.COLD_COMPILE_SECONDS, "toy", 20.0)
+    monkeypatch.setattr(jit, "speed_probe", lambda: jit.PROBE_SECONDS)
+    src = tmp_path / "toy_rules.py"
+    src.write_text("# the toy game's sources\n")
+    first = jit.GameBuild("toy", [src], "toy: compiling the engine (about {seconds} s here in all)")
+    second = jit.GameBuild("toyturn", [src], nrt=False, line_of=first)
+
+    def inc(x):
+        return x + 1
+
+    assert second.kernel(inc)(1) == 2               # the second folder compiles first
+    assert capsys.readouterr().err == "toy: compiling the engine (about 20 s here in all)\n"
+    assert first.kernel(inc)(2) == 3
+    assert capsys.readouterr().err == ""            # the line is said once for both
+    assert (tmp_path / "cache").is_dir() and first.folder != second.folder
+
+
 def test_every_game_has_a_measured_cold_compile_and_its_line_says_it(tmp_path, monkeypatch):
     from simcore.games import GAMES
     from simcore.games.evolution import build as evolution_build
@@ -84,6 +105,7 @@ def test_every_game_has_a_measured_cold_compile_and_its_line_says_it(tmp_path, m
     assert set(GAMES) <= set(jit.COLD_COMPILE_SECONDS)
     for build in (capybara_jit.BUILD, evo_jit.BUILD, evolversi_jit.BUILD):
         assert "{seconds}" in build.note
+    assert evolversi_jit.TURN_BUILD.line_of is evolversi_jit.BUILD   # its second folder says the same line
     assert 0 < jit.speed_probe() < 5     # a loop of 200,000 steps: hundredths of a second
     # Evolution's line: the last compile here once there is one, else the scaled figure
     monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))

@@ -78,7 +78,8 @@ class EvolversiGame(SearchFace):
         return _common(out)
 
     def warmup(self, rs, bots) -> None:
-        """Compile (or load from the cache) the batch engine's kernels (kernels.py): one game.
+        """Compile (or load from the cache) the batch engine: its kernels (kernels.py) and, for
+        bots with a compiled form, phase 3 and the bots (rounds.py, turn.py): one game.
         A script that runs out just stops it (the run itself reports that, with its games)."""
         from .rules import play_batch
         try:

@@ -23,12 +23,12 @@ from ...jit import DECIDE_PTR_SIG, DECIDE_SIG, TREE, GameBuild, bot_sources, pyt
 # bot file added to strategies/evolversi/ recompiles nothing
 SOURCES = (python_files(Path(__file__).resolve().parent)
            + bot_sources(TREE / "strategies" / "evolversi", "strategies.evolversi", (__name__,)))
+# one line on stderr for both folders, said by whichever compiles first (the compiled bots'
+# phase 3, in a run with a shipped bot; the kernels alone with a script bot)
 BUILD = GameBuild("evolversi", SOURCES,
-                  "evolversi: compiling the batch engine's kernels, then its phase 3 and bots "
+                  "evolversi: compiling the batch engine: its kernels, phase 3 and bots "
                   "(once per source version, about {seconds} s of CPU here in all)")
-TURN_BUILD = GameBuild("evolversiturn", SOURCES,
-                       "evolversi: compiling the compiled phase 3 and bots (once per source version)", nrt=False,
-                       policy_sig=DECIDE_PTR_SIG)
+TURN_BUILD = GameBuild("evolversiturn", SOURCES, nrt=False, policy_sig=DECIDE_PTR_SIG, line_of=BUILD)
 CACHE_DIR = BUILD.folder
 kernel = BUILD.kernel
 fast, policy = TURN_BUILD.kernel, TURN_BUILD.policy
