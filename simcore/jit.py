@@ -41,19 +41,26 @@ TREE = _HERE.parent                 # the folder holding simcore/ and strategies
 # random streams and their compiled form
 CORE_SOURCES = tuple(_HERE / f for f in ("jit.py", "rng.py", "rng_jit.py"))
 KEEP_DAYS = 14                      # cache folders unused for longer are removed
+# LLVM's optimisation level for the IR passes of every compiled game (numba's default: 3).
+# Measured in session 21 on the same slow machine, cold caches, one game at a time: at -O1
+# the cold compiles take 100.6 s (Evolversi; 116-121 s at -O3), 64.6 (Evolution; 75.7),
+# 70.2 (Capybara; 78.5) and 62.1 (Evo; 64.3), and the batch engines play Evolution 5-9%
+# faster, Evolversi 1-2% and Evo 4% faster, Capybara 2-5% slower (A/B, the same minutes):
+# numba's own passes have already inlined and simplified most of what -O3 wins.
+COMPILE_OPT = 1
 
 # seat policies are first-class functions, an 'experimental' numba feature
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
 # A cold compile's line on stderr gives its time on this machine: the README's slow-machine
-# cold compiles (`balancelab warmup GAME`, an empty cache, one at a time; session 19, where a
-# loop of 10^7 additions took 1.7-2.2 s) scaled by speed_probe against PROBE_SECONDS, the
-# probe on the same kind of slow machine (session 20, that loop 1.9 s). A machine whose probe
-# takes twice as long is taken to compile twice as long; checked in session 20 on an empty
-# cache: Evo's line said 65 s for a 60.9 s compile, Evolution's 84 s for 73.2 s.
-PROBE_SECONDS = 0.023
-COLD_COMPILE_SECONDS = {"evolution": 80.3, "evolversi": 115.2, "capybara": 79.1, "evo": 63.0}
+# cold compiles at COMPILE_OPT (`balancelab warmup GAME`, an empty cache, one at a time;
+# session 21, where a loop of 10^7 additions took 2.3 s) scaled by speed_probe against
+# PROBE_SECONDS, the probe on that machine in the same minutes (0.0234-0.0246 s). A machine
+# whose probe takes twice as long is taken to compile twice as long; checked in session 20
+# on an empty cache (at -O3): Evo's line said 65 s for a 60.9 s compile, Evolution's 84 s for 73.2 s.
+PROBE_SECONDS = 0.024
+COLD_COMPILE_SECONDS = {"evolution": 64.6, "evolversi": 100.6, "capybara": 70.2, "evo": 62.1}
 
 
 def speed_probe() -> float:
@@ -169,10 +176,31 @@ def _cache_dir(where: Path):
         numba.config.CACHE_DIR = old
 
 
+@contextmanager
+def _opt_level(level: int):
+    """numba.config.OPT (read by numba each time it builds LLVM's passes) set to `level`
+    while a build's code compiles: its callees compile inside it, at the same level; other
+    numba code in the process keeps its own."""
+    old = numba.config.OPT
+    numba.config.OPT = type(old)(level)
+    try:
+        yield
+    finally:
+        numba.config.OPT = old
+
+
 def cached(dispatcher, where: Path):
-    """Turn on numba's on-disk cache of `dispatcher`, in folder `where`."""
+    """Turn on numba's on-disk cache of `dispatcher`, in folder `where`; it compiles at
+    COMPILE_OPT. (numba compiles every new signature through the dispatcher's `compile`,
+    from Python and from compiled callers: tests/core/test_jit.py.)"""
     with _cache_dir(where):
         dispatcher.enable_caching()
+    plain = dispatcher.compile
+
+    def compile(sig):
+        with _opt_level(COMPILE_OPT):
+            return plain(sig)
+    dispatcher.compile = compile
     return dispatcher
 
 
@@ -301,7 +329,7 @@ class GameBuild:
     def compile_policy(self, f):
         """`f` as a cfunc of DECIDE_SIG (cfunc compiles at once, so the folder is set around it)."""
         self._announce()
-        with _cache_dir(self.folder):
+        with _cache_dir(self.folder), _opt_level(COMPILE_OPT):
             return cfunc(self.policy_sig, cache=True, **self.options)(f)
 
 

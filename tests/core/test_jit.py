@@ -98,6 +98,44 @@ def test_two_folders_of_one_engine_say_one_line_whichever_compiles_first(tmp_pat
     assert (tmp_path / "cache").is_dir() and first.folder != second.folder
 
 
+def test_a_build_compiles_at_its_opt_level_and_leaves_numbas_own(tmp_path, monkeypatch):
+    """Every build's kernels, their callees and its policies compile with LLVM's passes at
+    jit.COMPILE_OPT; outside them numba.config.OPT is what it was (other numba code keeps
+    its own). A numba upgrade that stopped reading config.OPT per compile would keep its
+    default silently: this reads the level numba's pass builder is handed."""
+    import numba
+    from numba.core import codegen
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(numba.config, "OPT", type(numba.config.OPT)(3))   # numba's default, whatever NUMBA_OPT says
+    levels = []
+    plain = codegen.JITCPUCodegen._pass_builder
+
+    def spy(self, **kwargs):
+        levels.append(int(kwargs.get("opt", numba.config.OPT)))
+        return plain(self, **kwargs)
+    monkeypatch.setattr(codegen.JITCPUCodegen, "_pass_builder", spy)
+    src = tmp_path / "toy_rules.py"
+    src.write_text("# the toy game's sources\n")
+    build = jit.GameBuild("toy", [src], "toy: compiling", nrt=False)
+
+    def inner(x):
+        return x + 1
+
+    def outer(x):
+        return inner_k(x) * 2
+
+    def decide(g, rk, kind, seat, n, h):
+        return n - 1
+
+    inner_k = build.kernel(inner)
+    outer_k = build.kernel(outer)
+    before = int(numba.config.OPT)
+    assert outer_k(20) == 42 and build.policy(decide).compiled.address
+    full = [lv for lv in levels if lv != 0]      # numba's "cheap" pre-pass runs at 0 by design
+    assert full and set(full) == {jit.COMPILE_OPT} != {before}
+    assert int(numba.config.OPT) == before
+
+
 def test_every_game_has_a_measured_cold_compile_and_its_line_says_it(tmp_path, monkeypatch):
     from simcore.games import GAMES
     from simcore.games.evolution import build as evolution_build
