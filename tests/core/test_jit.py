@@ -98,25 +98,13 @@ def test_two_folders_of_one_engine_say_one_line_whichever_compiles_first(tmp_pat
     assert (tmp_path / "cache").is_dir() and first.folder != second.folder
 
 
-def test_a_build_compiles_at_its_opt_level_and_leaves_numbas_own(tmp_path, monkeypatch):
-    """Every build's kernels, their callees and its policies compile with LLVM's passes at
-    jit.COMPILE_OPT; outside them numba.config.OPT is what it was (other numba code keeps
-    its own). A numba upgrade that stopped reading config.OPT per compile would keep its
-    default silently: this reads the level numba's pass builder is handed."""
-    import numba
-    from numba.core import codegen
+def _toy_build(tmp_path, monkeypatch, **options):
+    """A toy game's build in an empty cache: (build, kernel inner, kernel outer calling
+    inner, a policy function not yet decorated); nothing compiled yet."""
     monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(numba.config, "OPT", type(numba.config.OPT)(3))   # numba's default, whatever NUMBA_OPT says
-    levels = []
-    plain = codegen.JITCPUCodegen._pass_builder
-
-    def spy(self, **kwargs):
-        levels.append(int(kwargs.get("opt", numba.config.OPT)))
-        return plain(self, **kwargs)
-    monkeypatch.setattr(codegen.JITCPUCodegen, "_pass_builder", spy)
     src = tmp_path / "toy_rules.py"
     src.write_text("# the toy game's sources\n")
-    build = jit.GameBuild("toy", [src], "toy: compiling", nrt=False)
+    build = jit.GameBuild("toy", [src], "toy: compiling the batch engine", **options)
 
     def inner(x):
         return x + 1
@@ -128,7 +116,25 @@ def test_a_build_compiles_at_its_opt_level_and_leaves_numbas_own(tmp_path, monke
         return n - 1
 
     inner_k = build.kernel(inner)
-    outer_k = build.kernel(outer)
+    return build, inner_k, build.kernel(outer), decide
+
+
+def test_a_build_compiles_at_its_opt_level_and_leaves_numbas_own(tmp_path, monkeypatch):
+    """Every build's kernels, their callees and its policies compile with LLVM's passes at
+    jit.COMPILE_OPT; outside them numba.config.OPT is what it was (other numba code keeps
+    its own). A numba upgrade that stopped reading config.OPT per compile would keep its
+    default silently: this reads the level numba's pass builder is handed."""
+    import numba
+    from numba.core import codegen
+    monkeypatch.setattr(numba.config, "OPT", type(numba.config.OPT)(3))   # numba's default, whatever NUMBA_OPT says
+    levels = []
+    plain = codegen.JITCPUCodegen._pass_builder
+
+    def spy(self, **kwargs):
+        levels.append(int(kwargs.get("opt", numba.config.OPT)))
+        return plain(self, **kwargs)
+    monkeypatch.setattr(codegen.JITCPUCodegen, "_pass_builder", spy)
+    build, _, outer_k, decide = _toy_build(tmp_path, monkeypatch, nrt=False)
     before = int(numba.config.OPT)
     assert outer_k(20) == 42 and build.policy(decide).compiled.address
     full = [lv for lv in levels if lv != 0]      # numba's "cheap" pre-pass runs at 0 by design
@@ -157,22 +163,7 @@ def test_decorating_compiles_and_says_nothing_the_first_use_does(tmp_path, monke
     compiles the engine before its one-line error). The note comes with the first compile,
     also when it is a compiled caller that compiles the kernel (numba goes through the
     dispatcher's `compile` either way: this fails if an upgrade stops it)."""
-    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
-    src = tmp_path / "toy_rules.py"
-    src.write_text("# the toy game's sources\n")
-    build = jit.GameBuild("toy", [src], "toy: compiling the batch engine")
-
-    def inner(x):
-        return x + 1
-
-    def outer(x):
-        return inner_k(x) * 2
-
-    def decide(g, rk, kind, seat, n, h):
-        return n - 1
-
-    inner_k = build.kernel(inner)
-    outer_k = build.kernel(outer)
+    build, inner_k, outer_k, decide = _toy_build(tmp_path, monkeypatch)
     pol = build.policy(decide)
     assert capsys.readouterr().err == ""
     assert inner_k.signatures == [] and isinstance(pol, jit.Policy) and pol._cfunc is None
