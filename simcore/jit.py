@@ -167,26 +167,27 @@ def bot_sources(folder: Path, package: str, build_modules=()) -> list:
 
 
 @contextmanager
+def _numba_config(**values):
+    """numba.config's `values` while the block runs, the old ones after: numba picks its cache
+    folder (CACHE_DIR) when a function's cache is set up, and reads OPT each time it builds
+    LLVM's passes, so a build's own settings leave other numba code in the process alone."""
+    old = {k: getattr(numba.config, k) for k in values}
+    for k, v in values.items():
+        setattr(numba.config, k, v)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            setattr(numba.config, k, v)
+
+
 def _cache_dir(where: Path):
-    old = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(where)
-    try:
-        yield
-    finally:
-        numba.config.CACHE_DIR = old
+    return _numba_config(CACHE_DIR=str(where))
 
 
-@contextmanager
 def _opt_level(level: int):
-    """numba.config.OPT (read by numba each time it builds LLVM's passes) set to `level`
-    while a build's code compiles: its callees compile inside it, at the same level; other
-    numba code in the process keeps its own."""
-    old = numba.config.OPT
-    numba.config.OPT = type(old)(level)
-    try:
-        yield
-    finally:
-        numba.config.OPT = old
+    """numba's OPT at `level` (its callees compile inside it, at the same level)."""
+    return _numba_config(OPT=type(numba.config.OPT)(level))
 
 
 def cached(dispatcher, where: Path):
