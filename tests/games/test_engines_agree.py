@@ -54,19 +54,35 @@ def test_engines_agree_with_a_weights_file_that_moves_every_weight(game):
     assert (np.asarray(moved) != np.asarray(plain)).any(), "the test weights file changed no game"
 
 
+AGREE_BLOCK = 2500
+
+
 def _agree_block(game, players, seed, start):
     # random bots in every seat: the widest spread of positions for the least reference time
     # (the default run covers every bot at the table on 2,000 games per player count)
     bots = make_bots(game, "random", players)
-    assert_engines_agree(game, "default", players, bots, seed, range(start, start + 2500))
+    assert_engines_agree(game, "default", players, bots, seed, range(start, start + AGREE_BLOCK))
+
+
+def _agree_over_player_counts(game, total):
+    """`total` seeded games spread over the player counts, checked in 2 processes."""
+    from joblib import Parallel, delayed
+    counts = player_counts(game)
+    per_count = -(-total // len(counts))
+    blocks = [(p, s) for p in counts for s in range(0, per_count, AGREE_BLOCK)]
+    Parallel(n_jobs=2)(delayed(_agree_block)(game, p, 1000 + p, s) for p, s in blocks)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
+def test_engines_agree_on_20000_games(game):
+    """CI's slow stage: 20,000 random-bot games per game over every player count."""
+    _agree_over_player_counts(game, 20_000)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("game", GAMES)
 def test_engines_agree_on_100000_games(game):
-    """100,000 seeded games spread over the player counts, checked in 2 processes."""
-    from joblib import Parallel, delayed
-    counts = player_counts(game)
-    per_count = -(-100_000 // len(counts))
-    blocks = [(p, s) for p in counts for s in range(0, per_count, 2500)]
-    Parallel(n_jobs=2)(delayed(_agree_block)(game, p, 1000 + p, s) for p, s in blocks)
+    """Opt-in soak (`pytest -m soak`): 100,000 games per game (the slow stage's games among
+    them: the same seeds, from game 0)."""
+    _agree_over_player_counts(game, 100_000)
