@@ -66,16 +66,3 @@ def test_the_adapter_plays_one_game_with_bot_objects():
     assert set(out["extra"]) >= {"sector", "attacks", "kills", "births", "climate_deaths", "events",
                                  "s0_dinosaurs", "s1_dinosaurs"}
     assert np.asarray(out["winner"]).dtype == bool
-
-
-def test_the_dump_script_prints_one_sorted_json_line_per_game(capsys):
-    from tests.evo.dump_reference import main
-    main(["--players", "3", "--bots", "greedy,random,greedy", "--seed", "2", "--games", "3"])
-    lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 3
-    rs = ruleset()
-    for k, line in enumerate(lines):
-        row = json.loads(line)
-        assert list(row) == sorted(row)
-        out = play(rs, 3, ["greedy", "random", "greedy"], seed=2, game=k)
-        assert row["score"] == out["score"] and len(row["standing"]) == row["rounds"]
