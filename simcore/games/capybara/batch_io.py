@@ -11,6 +11,7 @@ import numpy as np
 from ...errors import UserError
 from .codes import END_REASONS
 from . import state as S
+from .state_io import check_in_play
 
 REVOLUTION = "Revolution"
 
@@ -48,6 +49,7 @@ def _ints(v, n, where):
 def load(rs, rk, g, state: dict, game: int) -> None:
     """Fill `g` (zeroed) from a JSON state; UserError naming the field for a bad one."""
     P, m, N, Sn, R, E = (int(rk[k]) for k in (S.R_P, S.R_M, S.R_N, S.R_S, S.R_REV, S.R_E))
+    check_in_play(rs, state)
     cards, strikes = _Uids(S.card_uids(rs), "card"), _Uids(S.strike_uids(rs), "strike")
     revs = [N + i for i in range(R)]
     names = S.entity_names(rs)

@@ -88,6 +88,10 @@ class EvoGame(SearchFace):
         from .reference import new_state
         return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
 
+    def setup_removals(self, rs, players: int) -> list:
+        """What the set-up returns to the box at `players`: nothing (Evo's rulebook: a board per player count (maps/<P>/) and one set of pieces per player; no shared component goes back to the box)."""
+        return []
+
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         """Play a JSON state forward; scripted choices travel inside `script` bots."""
         check_state_bots("evo", state, bots, choices)

@@ -91,6 +91,10 @@ class EvolutionGame(SearchFace):
         g = new_game(rules, cards, players, seed, int(game))
         return state_io.dump(g, {"phase": "deal", "turn": g.first, "turns": 0})
 
+    def setup_removals(self, rs, players: int) -> list:
+        """What the set-up returns to the box at `players`: nothing (Evolution's rulebook: the same deck and boards at every player count; nothing goes back to the box)."""
+        return []
+
     def run_state(self, engine, rs, state, bots, seed, game, until, choices=None, log=None):
         """A scenario state (state_io) played forward; bots: one registered bot per seat
         (a `script` bot carries its seat's choices)."""
