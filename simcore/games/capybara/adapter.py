@@ -77,7 +77,10 @@ class CapybaraGame(SearchFace):
         from .rules import warmup
         warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        if engine == "batch":
+            from .rules import initial_state
+            return initial_state(rs, players, [b.batch_policy(rs) for b in bots], seed, int(game))
         from .reference import new_state
         return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
 

@@ -116,7 +116,10 @@ def pack_rules(rs, players: int) -> np.ndarray:
              (O_TAKEN, P * S), (O_TAKEN_N, P), (O_TFAT, P), (O_SFAT, m), (O_PLAYED, P * len(names)),
              (O_DCNT, P), (O_TPLAY, N), (O_ANS, N), (O_OPTS, 2 * K), (O_CTX, CTX),
              (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P), (O_SPOS, P), (O_TOK2, m * P), (O_SUP2, P),
-             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N), (O_FRAME, N),
+             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K),
+             # per capybara card: 1 in play, 2 returned to the box at setup (the state's
+             # `removed`), 0 neither (a scenario state that leaves it out)
+             (O_INPLAY, N), (O_FRAME, N),
              # each seat's hand as a list of uids, ascending (its first O_HAND_N words): the
              # same cards as the O_HAND flags, for the engine's scans of a hand
              (O_HLIST, P * N),

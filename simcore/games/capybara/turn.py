@@ -121,16 +121,16 @@ def setup(g, rk, u, pol, game):
         for c in range(N):
             for k in range(rk[R_RM_COLOURS]):
                 if rk[rk[T_CCOL] + c] == g[tmp + k]:
-                    g[ip + c] = 0
+                    g[ip + c] = 2
         left = rk[R_RM_CANCELS]
         for c in range(N - 1, -1, -1):
             if left > 0 and rk[rk[T_CCOL] + c] < 0:
-                g[ip + c] = 0
+                g[ip + c] = 2
                 left -= 1
     dk = rk[O_DECK]
     n = 0
     for c in range(N):
-        if g[ip + c]:
+        if g[ip + c] == 1:
             g[dk + n] = c
             n += 1
     shuffle(g, rk, u, add(chance, K_DECK), dk, n, rk[T_CSID])

@@ -84,7 +84,10 @@ class EvoGame(SearchFace):
         if hasattr(rules, "warmup"):
             rules.warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        if engine == "batch":
+            from .rules import initial_state
+            return initial_state(rs, players, seed, int(game))
         from .reference import new_state
         return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
 

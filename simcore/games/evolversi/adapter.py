@@ -87,8 +87,11 @@ class EvolversiGame(SearchFace):
         except UserError:
             pass
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
-        """The JSON state of game `game` of run `seed` just after setup (reference engine)."""
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        """The JSON state of game `game` of run `seed` just after setup, on `engine`."""
+        if engine == "batch":
+            from .rules import initial_state
+            return initial_state(rs, players, [b.batch_policy(rs) for b in bots], seed, int(game), factions)
         from .reference import Game
         policies = [b.reference_policy(rs, s) for s, b in enumerate(bots)]
         return Game.new(rs, players, policies, seed, game, animals=factions).to_state()
