@@ -1,5 +1,6 @@
-"""Every scenario file of tests/scenarios/<game>/ on both engines (`balancelab scenario`'s
-runner): the expected state and outcome hold on the batch engine and on the reference one."""
+"""Every scenario file of tests/scenarios/<game>/ and of its setup/ folder (states after
+setup, "until": "setup") on both engines (`balancelab scenario`'s runner): the expected
+state and outcome hold on the batch engine and on the reference one."""
 import json
 from pathlib import Path
 
@@ -9,11 +10,11 @@ from experiments.scenario import run_scenario
 from simcore.games import GAMES
 
 ROOT = Path(__file__).parents[1] / "scenarios"
-FILES = [p for game in GAMES for p in sorted((ROOT / game).glob("*.json"))]
+FILES = [p for game in GAMES for p in sorted((ROOT / game).glob("*.json")) + sorted((ROOT / game / "setup").glob("*.json"))]
 
 
 @pytest.mark.parametrize("engine", ["batch", "reference"])
-@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT).with_suffix("")) for p in FILES])
 def test_scenario_file_holds_on_the_engine(path, engine):
     doc = json.loads(path.read_text())
     _, mismatches = run_scenario(doc, engine, str(path))
