@@ -446,6 +446,20 @@ def cmd_validate(args) -> int:
     return validate_folder(args.dir, args.ruleset)
 
 
+# ----------------------------------------------------------------------------- setup
+
+def cmd_setup(args) -> int:
+    """Play a game's setup from a seed on either engine and print the state after it (the
+    scenario state format; a scenario with "until": "setup" checks one)."""
+    from strategies.registry import make_bots
+    game, rs = load_ruleset(args)
+    bots = make_bots(game.name, args.bots or game.default_bot, args.players, rs)
+    state = game.new_state(rs, args.players, bots, args.seed, args.game, factions=_csv_list(args.factions),
+                           engine=args.engine)
+    print(json.dumps(state, indent=2))
+    return 0
+
+
 # ----------------------------------------------------------------------------- scenario
 
 def cmd_scenario(args) -> int:
@@ -578,6 +592,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir")
     p.add_argument("--ruleset", default=None, help="which ruleset the folder is for (default: params.toml [game] name)")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("setup", help="play a game's setup from a seed and print the state after it (scenario format)")
+    _add_ruleset_options(p, games=False)
+    p.add_argument("--game", type=int, default=0, help="game index within the run (default 0)")
+    p.add_argument("--engine", choices=("batch", "reference"), default="batch")
+    p.set_defaults(func=cmd_setup)
 
     p = sub.add_parser("scenario", help="run a scenario file (a game state, scripted choices) and print the result")
     p.add_argument("file")

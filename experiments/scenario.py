@@ -44,21 +44,25 @@ def run_scenario(doc: dict, engine: str, file: str = "scenario"):
     if bad:
         raise UserError(f"unknown key(s) {sorted(bad)}; expected some of {sorted(allowed)}", file=file,
                         key=sorted(bad)[0])
-    for k in ("ruleset", "state"):
+    setup = doc.get("until") == "setup"
+    for k in ("ruleset", "players") if setup else ("ruleset", "state"):
         if k not in doc:
-            raise UserError("missing key", file=file, key=k)
+            raise UserError("missing key" + (" (until setup plays a setup for this many players)" if k == "players"
+                                             else ""), file=file, key=k)
+    if setup and "state" in doc:
+        raise UserError("until setup starts from the setup itself, not from a state", file=file, key="state")
     _expect(doc, "state", dict, "a table (the game state)", file)
     _expect(doc, "set", dict, "a table of parameter = value", file)
     _expect(doc, "choices", dict, 'a table {"seat": [{"kind": ..., "option": ...}, ...]}', file)
     _expect(doc, "expect", dict, "a table (partial state and/or outcome)", file)
-    for k in ("seed", "game"):
+    for k in ("seed", "game") + (("players",) if setup else ()):
         v = doc.get(k, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise UserError(f"must be a non-negative whole number, got {v!r}", file=file, key=k)
     try:
         game = get_game(doc["ruleset"])
         rs = game.data.load(doc.get("variant", "default"), overrides=doc.get("set", {}))
-        players = len(doc["state"].get("seats", []))
+        players = doc["players"] if setup else len(doc["state"].get("seats", []))
         bots = doc.get("bots", "script")
         bots = [bots] * players if isinstance(bots, str) else list(bots)
         choices = {}
@@ -67,13 +71,17 @@ def run_scenario(doc: dict, engine: str, file: str = "scenario"):
                 raise UserError('must map a seat number to a list of {"kind", "option"} tables', key=f"choices.{seat}")
             choices[int(seat)] = list(items)
         until = doc.get("until", "phase")
-        if until not in ("turn", "phase", "round", "end"):
-            raise UserError("must be turn, phase, round or end", key="until")
+        if until not in ("setup", "turn", "phase", "round", "end"):
+            raise UserError("must be setup, turn, phase, round or end", key="until")
         # a seat played by `script` replays its choices: they travel inside its bot
         bots = [Bot(game.name, "script", (("choices", tuple(choices.get(seat, ()))),)) if name == "script"
                 else make_bot(game.name, name) for seat, name in enumerate(bots)]
-        state, outcome = game.run_state(engine, rs, doc["state"], bots, doc.get("seed", 0),
-                                        doc.get("game", 0), until)
+        if setup:
+            state, outcome = game.new_state(rs, players, bots, doc.get("seed", 0), doc.get("game", 0),
+                                            engine=engine), None
+        else:
+            state, outcome = game.run_state(engine, rs, doc["state"], bots, doc.get("seed", 0),
+                                            doc.get("game", 0), until)
     except UserError as e:
         if e.file is None:
             raise UserError(e.message, file=file, row=e.row, key=e.key) from None

@@ -1,7 +1,19 @@
 """Checks every game's adapter makes on what a user hands `run_state` (one definition)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..errors import UserError
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A component the rulebook's setup returns to the box at a player count (a game's
+    `setup_removals`): a state holding it cannot arise, and its loader refuses it."""
+
+    kind: str        # the game's word for where it lies ("animal", "card", "event", "colour", ...)
+    component: str   # its name, as a state writes it
+    rule: str        # the rule that removes it, with its parameters
 
 
 def check_state_bots(game: str, state, bots, choices=None) -> list:

@@ -96,8 +96,17 @@ class Game(Protocol):
                  factions=None, log=None, trajectories: bool = False) -> Outcome: ...
 
     def new_state(self, rs, players: int, bots: Sequence[BotLike], seed: int, game: int,
-                  factions=None) -> dict:
-        """The JSON state (state_io) of game `game` of run `seed` just after setup."""
+                  factions=None, engine: str = "reference") -> dict:
+        """The JSON state (state_io) of game `game` of run `seed` just after setup, set up by
+        `engine` ("batch" or "reference"): the same state on both."""
+
+    def setup_removals(self, rs, players: int) -> list:
+        """What the rulebook's setup returns to the box at `players`, as data: a list of
+        checks.Removal ([] if nothing). A state holding one is refused by both loaders."""
+
+    def put_in_play(self, rs, state: dict, removal) -> dict:
+        """A copy of setup `state` with `removal` put in play (the shared test's refused
+        state); needed only by a game whose setup_removals can be non-empty."""
 
     def run_state(self, engine: str, rs, state: dict, bots: Sequence[BotLike] | None, seed: int,
                   game: int, until: str, choices=None, log=None) -> tuple[dict, dict]:

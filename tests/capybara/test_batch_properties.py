@@ -45,7 +45,7 @@ def check(rs, rk, g):
     locks, lock_n = view(rk, g, S.O_LOCK, (m, N)), view(rk, g, S.O_LOCK_N, (m,))
     for i in range(m):
         cards += list(locks[i, :lock_n[i]])
-    inplay = np.flatnonzero(view(rk, g, S.O_INPLAY, (N,)))
+    inplay = np.flatnonzero(view(rk, g, S.O_INPLAY, (N,)) == 1)      # 2: returned to the box at setup
     assert sorted(cards) == list(inplay)
     assert sum(c >= N for c in deck) + g[S.G_RP] + g[S.G_RB] == R
     assert (view(rk, g, S.O_HAND_N, (P,)) == hand.sum(1)).all()

@@ -77,9 +77,29 @@ class CapybaraGame(SearchFace):
         from .rules import warmup
         warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        if engine == "batch":
+            from .rules import initial_state
+            return initial_state(rs, players, [b.batch_policy(rs) for b in bots], seed, int(game))
         from .reference import new_state
         return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
+
+    def setup_removals(self, rs, players: int) -> list:
+        """Setup step 3 as data (state_io.setup_removals): one colour and a Capybaranka at 2-3."""
+        from .state_io import setup_removals
+        return setup_removals(rs, players)
+
+    def put_in_play(self, rs, state: dict, removal) -> dict:
+        """A setup state with one card of `removal` moved from the box (`removed`) into seat
+        0's hand: a card of the removed colour, or the removed Capybaranka."""
+        from .schema import design_key
+        rows = {design_key(r): r for r in rs.tables["cards"]}
+        kind = {"colour": lambda r: r["colour"] != "", "cancel": lambda r: r["effect"] == "cancel"}[removal.kind]
+        out = dict(state, removed=list(state["removed"]), seats=[dict(s) for s in state["seats"]])
+        card = next(k for k in out["removed"] if kind(rows[k]))
+        out["removed"].remove(card)
+        out["seats"][0]["hand"] = list(out["seats"][0]["hand"]) + [card]
+        return out
 
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         check_state_bots("capybara", state, bots, choices)

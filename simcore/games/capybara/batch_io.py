@@ -11,6 +11,7 @@ import numpy as np
 from ...errors import UserError
 from .codes import END_REASONS
 from . import state as S
+from .state_io import check_in_play
 
 REVOLUTION = "Revolution"
 
@@ -48,6 +49,7 @@ def _ints(v, n, where):
 def load(rs, rk, g, state: dict, game: int) -> None:
     """Fill `g` (zeroed) from a JSON state; UserError naming the field for a bad one."""
     P, m, N, Sn, R, E = (int(rk[k]) for k in (S.R_P, S.R_M, S.R_N, S.R_S, S.R_REV, S.R_E))
+    check_in_play(rs, state)
     cards, strikes = _Uids(S.card_uids(rs), "card"), _Uids(S.strike_uids(rs), "strike")
     revs = [N + i for i in range(R)]
     names = S.entity_names(rs)
@@ -78,7 +80,7 @@ def load(rs, rk, g, state: dict, game: int) -> None:
     g[rk[S.O_DISC]:rk[S.O_DISC] + len(disc)] = disc
     g[S.G_DISC_N] = len(disc)
     for k in state.get("removed", []):
-        cards.take(k, "state.removed")
+        inplay[cards.take(k, "state.removed")] = 2
     sd = [strikes.take(k, "state.strike_deck") for k in state.get("strike_deck", [])]
     g[rk[S.O_SDECK]:rk[S.O_SDECK] + len(sd)] = sd
     g[S.G_SDTOP], g[S.G_SDLEN] = 0, len(sd)
@@ -161,7 +163,7 @@ def dump(rs, rk, g, winners) -> dict:
             "revolutions_boxed": int(g[S.G_RB]), "deck": deck,
             "discard": [cname(c) for c in g[rk[S.O_DISC]:rk[S.O_DISC] + g[S.G_DISC_N]]],
             "strike_deck": [skey[x] for x in g[rk[S.O_SDECK] + g[S.G_SDTOP]:rk[S.O_SDECK] + g[S.G_SDLEN]]],
-            "slots": slots, "removed": [],
+            "slots": slots, "removed": [ckey[c] for c in range(N) if g[rk[S.O_INPLAY] + c] == 2],
             "seats": seats, "ended": ended,
             "end_reason": END_REASONS[int(g[S.G_REASON])] if ended else None,
             "winners": [s for s in range(P) if winners[s]] if ended else []}

@@ -174,7 +174,7 @@ class Game(Effects):
 
     def action(self, a: int) -> None:
         comps, hand = self.comps, self.hands[a]
-        options = [("play", u) for u in hand if comps.card_colour[u]] + [("discard", u) for u in hand]
+        options = [("play", u) for u in hand if self.playable(a, u)] + [("discard", u) for u in hand]
         if not options:
             self.say("  empty hand: no action")
             return
@@ -193,7 +193,7 @@ class Game(Effects):
         double_works = double and self.leads(a, "crown_double", live=True)
         self.play_card(a, u, colour, double, double_works)
         while True:
-            same = [v for v in hand if comps.card_colour[v] == colour]
+            same = [v for v in hand if comps.card_colour[v] == colour and self.playable(a, v)]
             if not same:
                 break
             options = [None] + same
@@ -202,6 +202,18 @@ class Game(Effects):
                 self.say(f"  seat {a} stops")
                 break
             self.play_card(a, pick, colour, False, False)
+
+    def playable(self, a: int, u: int) -> bool:
+        """4 step 1: whether `play u` is an option of a now: a coloured card; an effective
+        `complete` needs a strike with a leader; with no_effect_plays = forbidden every card
+        needs an option for its effective effect."""
+        colour = self.comps.card_colour[u]
+        if not colour:
+            return False
+        effect, amount = self.effective(u)
+        if effect != "complete" and self.p["no_effect_plays"] == "allowed":
+            return True
+        return effect in EFFECT_KIND and bool(self.effect_options(a, effect, amount, colour))
 
     def discard_place_options(self, a: int) -> list:
         seats = [(a + k) % self.P for k in range(self.P)]

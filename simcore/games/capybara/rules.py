@@ -15,7 +15,7 @@ from ...jit import compiled
 from ..seat_policies import check_choice_error, check_players, write_scripts
 from . import batch_io as state_io
 from .codes import DECISIONS, ERR_BAD_CHOICE, ERR_SCRIPT_EMPTY, ERR_SCRIPT_KIND, ERR_TURN_LIMIT
-from .state import (O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_N, R_REV, R_S, SCRIPT_MAX, new_game_array, pack_rules,
+from .state import (G_ERR, O_SCRIPT, O_SCRIPT_N, R_E, R_L, R_N, R_REV, R_S, SCRIPT_MAX, new_game_array, pack_rules,
                     round_cap)
 
 _UNTIL = {"turn": 0, "round": 1, "end": 2}
@@ -80,6 +80,18 @@ def play_batch(rs, players, policies, seed, games, trajectories: bool = False) -
             "played": played, "turns": turns.copy(), "revolutions": misc[:, 1].copy(),
             "boxed": misc[:, 2].copy(), "tokens_left": left, "strikes": nstr,
             "faction": np.tile(np.arange(P), (B, 1))}
+
+
+def initial_state(rs, players, policies, seed, game) -> dict:
+    """The JSON state (contract 15) of game `game` of run `seed` right after setup (contract
+    3), set up by the batch engine (the OPENING decisions asked of `policies`)."""
+    from .turn import setup
+    policies = list(policies)
+    _check_players(rs, players, policies)
+    rk, g, u, pol = _pack(rs, players, policies, seed)
+    setup(g, rk, u, pol, game)
+    check_error(int(g[G_ERR]), game)
+    return state_io.dump(rs, rk, g, np.zeros(players, np.bool_))
 
 
 def run_state(rs, state, policies, seed, game, until):

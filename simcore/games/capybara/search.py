@@ -19,7 +19,7 @@ Not kept: what a crown_peek showed its seat (a search bot then knows less than i
 from __future__ import annotations
 
 from ... import rng
-from .schema import design_key
+from . import reference, state_io
 from .state_io import REVOLUTION
 
 SEARCH_KINDS = ("action",)
@@ -35,19 +35,20 @@ def decision_point(rs, state: dict):
     return (seat, "action") if state["seats"][seat].get("hand") else None
 
 
-def _colour(rs) -> dict:
-    return {design_key(r): r["colour"] for r in rs.tables["cards"]}
-
-
 def legal_options(rs, state: dict, seat: int, kind: str) -> list:
     """The options of `kind` for `seat` at a saved turn start, in the engines' order, as
     labels: ("play", key) / ("discard", key). Equal labels are equal moves (copies of one
-    design behave alike), so a search needs to try only the first of them."""
+    design behave alike), so a search needs to try only the first of them. Which cards may
+    be played is the reference engine's rule (`Game.playable`)."""
     if kind != "action":
         return []
-    hand = list(state["seats"][seat].get("hand", []))
-    col = _colour(rs)
-    return [("play", k) for k in hand if col.get(k)] + [("discard", k) for k in hand]
+    f = state_io.resolve(rs, reference.components(rs), state)
+    game = reference.Game(rs, f["players"], [None] * f["players"], 0, 0)
+    game.load(f)
+    hand = f["hands"][seat]
+    key = game.comps.card_key
+    return ([("play", key[u]) for u in hand if game.playable(seat, u)]
+            + [("discard", key[u]) for u in hand])
 
 
 def _deck_segments(rs, state: dict, players: int):

@@ -17,18 +17,18 @@ from .schema import design_key, shuffle_id
 # ---- rk: rule numbers (fixed indices)
 (R_P, R_M, R_H, R_N, R_REV, R_S, R_C, R_E, R_TOKENS, R_OPENING, R_DISCARD_PLACE, R_EXTRA, R_BONUS,
  R_BOXED_RESOLVE, R_DBL_FACTOR, R_DBL_REPEATS, R_PEEK, R_ALL_PLACE, R_GIFT, R_SMALL, R_RM_COLOURS,
- R_RM_CANCELS, R_K, R_L, R_MAX_TURNS) = range(25)
+ R_RM_CANCELS, R_K, R_L, R_MAX_TURNS, R_IDLE_FORBIDDEN) = range(26)
 # ---- rk: offsets of the fields of g
 (O_HAND, O_HAND_N, O_DECK, O_DISC, O_SDECK, O_SLOT, O_UNDER, O_UNDER_N, O_TOK, O_LOCK, O_LOCK_N,
  O_SUP, O_TAKEN, O_TAKEN_N, O_TFAT, O_SFAT, O_PLAYED, O_DCNT, O_TPLAY, O_ANS, O_OPTS, O_CTX,
  O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TOK2, O_SUP2, O_SFAT2, O_TFAT2, O_OPTS2, O_INPLAY, O_FRAME, O_TMP,
- O_HLIST, O_SIZE) = range(25, 60)
+ O_HLIST, O_SIZE) = range(26, 61)
 # ---- rk: offsets of the tables (indexed by card uid / strike uid). T_SSYM is the printed
 # symbol in force (p.symbols), what the bots believe; T_CACT / T_SACT the rows' `active`
 # flags (knockouts, issue 9), which only the rules read.
 # T_CSID / T_SSID: the shuffle address of each card (N + R, Revolutions too) / strike uid.
-(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(60, 71)
-RK_HEADER = 71
+(T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(61, 72)
+RK_HEADER = 72
 
 # ---- g: scalars (fixed indices)
 (G_TURN, G_CUR, G_RP, G_RB, G_ENDED, G_REASON, G_DTOP, G_DLEN, G_DISC_N, G_SDTOP, G_SDLEN, G_GAME,
@@ -110,12 +110,16 @@ def pack_rules(rs, players: int) -> np.ndarray:
     head[R_K] = K
     head[R_L] = SCRIPT_MAX
     head[R_MAX_TURNS] = max_turns(N, R, P)
+    head[R_IDLE_FORBIDDEN] = p["no_effect_plays"] == "forbidden"
     sizes = [(O_HAND, P * N), (O_HAND_N, P), (O_DECK, N + R), (O_DISC, N + R), (O_SDECK, S), (O_SLOT, m),
              (O_UNDER, m * S), (O_UNDER_N, m), (O_TOK, m * P), (O_LOCK, m * N), (O_LOCK_N, m), (O_SUP, P),
              (O_TAKEN, P * S), (O_TAKEN_N, P), (O_TFAT, P), (O_SFAT, m), (O_PLAYED, P * len(names)),
              (O_DCNT, P), (O_TPLAY, N), (O_ANS, N), (O_OPTS, 2 * K), (O_CTX, CTX),
              (O_SCRIPT, P * SCRIPT_MAX * 2), (O_SCRIPT_N, P), (O_SPOS, P), (O_TOK2, m * P), (O_SUP2, P),
-             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K), (O_INPLAY, N), (O_FRAME, N),
+             (O_SFAT2, m), (O_TFAT2, P), (O_OPTS2, 2 * K),
+             # per capybara card: 1 in play, 2 returned to the box at setup (the state's
+             # `removed`), 0 neither (a scenario state that leaves it out)
+             (O_INPLAY, N), (O_FRAME, N),
              # each seat's hand as a list of uids, ascending (its first O_HAND_N words): the
              # same cards as the O_HAND flags, for the engine's scans of a hand
              (O_HLIST, P * N),

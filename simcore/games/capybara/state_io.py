@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import UserError
+from ..checks import Removal
 from .schema import design_key, shuffle_id
 
 REVOLUTION = "Revolution"
@@ -196,7 +197,55 @@ def resolve(rs, comps: Components, state: dict) -> dict:
     out.update(hands=hands, deck=deck, discard=discard, slots=slots, removed=removed, strike_deck=strike_deck,
                supply=supply, taken=taken, played=played, ended=ended, end_reason=reason,
                winners=[])     # recomputed from the table when ended (reference.Game.load)
+    check_in_play(rs, state)
     return out
+
+
+def _small_rule(rs, what: str, param: str) -> str:
+    return (f"the rulebook returns {what} (small_game_{param} = {rs['small_game_' + param]}) to the box "
+            f"with up to small_game_max_players = {rs['small_game_max_players']} players")
+
+
+def setup_removals(rs, players: int) -> list[Removal]:
+    """Setup step 3 as data: with up to small_game_max_players players, the cards of
+    small_game_removed_colours colours and small_game_removed_cancels Capybarankas are out."""
+    if players > rs["small_game_max_players"]:
+        return []
+    out = []
+    if rs["small_game_removed_colours"]:
+        out.append(Removal("colour", "the cards of one colour", _small_rule(rs, "the cards of a colour", "removed_colours")))
+    if rs["small_game_removed_cancels"]:
+        out.append(Removal("cancel", "Capybaranka", _small_rule(rs, "a Capybaranka", "removed_cancels")))
+    return out
+
+
+def check_in_play(rs, state: dict) -> None:
+    """No state holds what setup step 3 put in the box: with up to small_game_max_players
+    players, at most C - small_game_removed_colours colours and all but
+    small_game_removed_cancels Capybarankas in play (hands, deck, discard pile, locks).
+    Both engines' loaders call it on the JSON state (cards by key)."""
+    P = len(state["seats"])
+    if P > rs["small_game_max_players"]:
+        return
+    rows = {design_key(r): r for r in rs.tables["cards"]}
+    def listed(doc, name):
+        v = doc.get(name, []) if isinstance(doc, dict) else []
+        return v if isinstance(v, list) else []
+
+    keys = [k for seat in state["seats"] for k in listed(seat, "hand")] + listed(state, "deck") \
+        + listed(state, "discard") + [k for sl in listed(state, "slots") for k in listed(sl, "locks")]
+    capy = [rows[k] for k in keys if isinstance(k, str) and k in rows]
+    colours = sorted({r["colour"] for r in capy if r["colour"]})
+    n_colours = len(rs["colours"]) - rs["small_game_removed_colours"]
+    if len(colours) > n_colours:
+        raise UserError(f"cards of {len(colours)} colours ({', '.join(colours)}) are in play with {P} players, "
+                        f"at most {n_colours}: {_small_rule(rs, 'the cards of a colour', 'removed_colours')}",
+                        key="state")
+    n_cancels = sum(r["copies"] for r in rows.values() if r["effect"] == "cancel") - rs["small_game_removed_cancels"]
+    held = sum(1 for r in capy if r["effect"] == "cancel")
+    if held > n_cancels:
+        raise UserError(f"{held} Capybarankas are in play with {P} players, at most {n_cancels}: "
+                        f"{_small_rule(rs, 'a Capybaranka', 'removed_cancels')}", key="state")
 
 
 def dump(comps: Components, f: dict) -> dict:

@@ -20,9 +20,9 @@ from .jit import kernel
 from .piles import add, complete_slot, discard, factorial, key3, refill, revolution, shuffle, take, unrank
 from .state import (G_ANS_N, G_CUR, G_DISC_N, G_DLEN, G_DTOP, G_ENDED, G_ERR, G_GAME, G_RB, G_REASON,
                     G_RP, G_SDLEN, G_SDTOP, G_TPLAY_N, G_TURN, O_ANS, O_CTX, O_DCNT, O_DECK, O_HAND,
-                    O_FRAME, O_HAND_N, O_HLIST, O_INPLAY, O_LOCK, O_LOCK_N, O_OPTS, O_PLAYED, O_SCRIPT, O_SDECK, O_SLOT,
+                    O_FRAME, O_HAND_N, O_HLIST, O_INPLAY, O_LOCK, O_LOCK_N, O_OPTS, O_OPTS2, O_PLAYED, O_SCRIPT, O_SDECK, O_SLOT,
                     O_SPOS, O_SUP, O_TAKEN_N, O_TFAT, O_TMP, O_TOK, O_TPLAY, R_BONUS, R_BOXED_RESOLVE,
-                    R_C, R_DBL_REPEATS, R_DISCARD_PLACE, R_E, R_EXTRA, R_H, R_M, R_MAX_TURNS, R_N,
+                    R_C, R_DBL_REPEATS, R_DISCARD_PLACE, R_E, R_EXTRA, R_H, R_IDLE_FORBIDDEN, R_M, R_MAX_TURNS, R_N,
                     R_OPENING, R_P, R_PEEK, R_REV, R_RM_CANCELS, R_RM_COLOURS, R_S, R_SMALL, R_TOKENS,
                     T_CAMT, T_CCOL, T_CEFF, T_CNAME, T_CSID, T_SSID)
 from .table import apply_tokens, effect_options, leader, live, place, symbol
@@ -121,16 +121,16 @@ def setup(g, rk, u, pol, game):
         for c in range(N):
             for k in range(rk[R_RM_COLOURS]):
                 if rk[rk[T_CCOL] + c] == g[tmp + k]:
-                    g[ip + c] = 0
+                    g[ip + c] = 2
         left = rk[R_RM_CANCELS]
         for c in range(N - 1, -1, -1):
             if left > 0 and rk[rk[T_CCOL] + c] < 0:
-                g[ip + c] = 0
+                g[ip + c] = 2
                 left -= 1
     dk = rk[O_DECK]
     n = 0
     for c in range(N):
-        if g[ip + c]:
+        if g[ip + c] == 1:
             g[dk + n] = c
             n += 1
     shuffle(g, rk, u, add(chance, K_DECK), dk, n, rk[T_CSID])
@@ -310,6 +310,21 @@ def leads_symbol(g, rk, a, sym):
 
 
 @kernel
+def playable(g, rk, a, card):
+    """Contract 4 step 1: whether `play card` is an option of a now. A coloured card; an
+    effective `complete` needs a strike with a leader; with no_effect_plays = forbidden every
+    card needs an option for its effective effect. Counted on the O_OPTS2 rows (O_OPTS holds
+    the list being built)."""
+    colour = rk[rk[T_CCOL] + card]
+    if colour < 0:
+        return False
+    eff, _ = effective_effect(g, rk, card)
+    if eff != COMPLETE and rk[R_IDLE_FORBIDDEN] == 0:
+        return True
+    return effect_decision(eff) >= 0 and effect_options(g, rk, eff, colour, a, rk[O_OPTS2]) > 0
+
+
+@kernel
 def action(g, rk, u, pol, a):
     """Contract 4 step 1: play a colour run, or discard a card to place a token."""
     P, m, N = rk[R_P], rk[R_M], rk[R_N]
@@ -318,7 +333,7 @@ def action(g, rk, u, pol, a):
     n = 0
     for k in range(nh):
         c = g[hl + k]
-        if rk[rk[T_CCOL] + c] >= 0:
+        if playable(g, rk, a, c):
             set_opt(g, rk, n, 0, c)
             n += 1
     for k in range(nh):
@@ -351,7 +366,7 @@ def action(g, rk, u, pol, a):
         set_opt(g, rk, 0, -1, -1)
         for k in range(g[rk[O_HAND_N] + a]):
             c = g[hl + k]
-            if rk[rk[T_CCOL] + c] == colour:
+            if rk[rk[T_CCOL] + c] == colour and playable(g, rk, a, c):
                 set_opt(g, rk, n, c, -1)
                 n += 1
         if n == 1:

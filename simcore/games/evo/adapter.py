@@ -84,9 +84,16 @@ class EvoGame(SearchFace):
         if hasattr(rules, "warmup"):
             rules.warmup(rs, len(bots), [b.batch_policy(rs) for b in bots])
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        if engine == "batch":
+            from .rules import initial_state
+            return initial_state(rs, players, seed, int(game))
         from .reference import new_state
         return new_state(rs, players, [b.reference_policy(rs, s) for s, b in enumerate(bots)], seed, game)
+
+    def setup_removals(self, rs, players: int) -> list:
+        """What the set-up returns to the box at `players`: nothing (Evo's rulebook: a board per player count (maps/<P>/) and one set of pieces per player; no shared component goes back to the box)."""
+        return []
 
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         """Play a JSON state forward; scripted choices travel inside `script` bots."""

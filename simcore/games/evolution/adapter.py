@@ -83,13 +83,24 @@ class EvolutionGame(SearchFace):
         rules, cards = compile_rules(rs)
         engine(Engine(rules, cards), [b.batch_policy(rs) for b in bots])
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
-        """The JSON state (state_io) of game `game` of run `seed` just after setup."""
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        """The JSON state (state_io) of game `game` of run `seed` just after setup, on `engine`."""
         from . import state_io
-        from .reference import new_game
         rules, cards = compile_rules(rs)
-        g = new_game(rules, cards, players, seed, int(game))
+        if engine == "batch":
+            from types import SimpleNamespace
+            from .rules import Engine, new_batch
+            from .state import to_game
+            st = new_batch(Engine(rules, cards), players, seed, [int(game)])
+            g = to_game(st, 0, SimpleNamespace(rules=rules, cards=cards, seed=seed))
+        else:
+            from .reference import new_game
+            g = new_game(rules, cards, players, seed, int(game))
         return state_io.dump(g, {"phase": "deal", "turn": g.first, "turns": 0})
+
+    def setup_removals(self, rs, players: int) -> list:
+        """What the set-up returns to the box at `players`: nothing (Evolution's rulebook: the same deck and boards at every player count; nothing goes back to the box)."""
+        return []
 
     def run_state(self, engine, rs, state, bots, seed, game, until, choices=None, log=None):
         """A scenario state (state_io) played forward; bots: one registered bot per seat

@@ -87,11 +87,34 @@ class EvolversiGame(SearchFace):
         except UserError:
             pass
 
-    def new_state(self, rs, players, bots, seed, game, factions=None) -> dict:
-        """The JSON state of game `game` of run `seed` just after setup (reference engine)."""
+    def new_state(self, rs, players, bots, seed, game, factions=None, engine="reference") -> dict:
+        """The JSON state of game `game` of run `seed` just after setup, on `engine`."""
+        if engine == "batch":
+            from .rules import initial_state
+            return initial_state(rs, players, [b.batch_policy(rs) for b in bots], seed, int(game), factions)
         from .reference import Game
         policies = [b.reference_policy(rs, s) for s, b in enumerate(bots)]
         return Game.new(rs, players, policies, seed, game, animals=factions).to_state()
+
+    def setup_removals(self, rs, players: int) -> list:
+        """The set-up's '3+' removals as data (state_io.setup_removals)."""
+        from .state_io import setup_removals
+        return setup_removals(rs, players)
+
+    def put_in_play(self, rs, state: dict, removal) -> dict:
+        """A setup state holding `removal`: the animal on the last seat, a starting card below
+        the last seat's board, an Evolution card first in the market, an Event on the Event deck."""
+        out = dict(state, seats=[dict(s) for s in state["seats"]])
+        last = out["seats"][-1]
+        if removal.kind == "animal":
+            last["animal"] = removal.component
+        elif removal.kind == "event":
+            out["event_deck"] = [removal.component] + list(state.get("event_deck", []))
+        elif any(r["name"] == removal.component and r["deck"] == "starting" for r in rs.tables["cards"]):
+            last["below"] = list(last.get("below", [])) + [removal.component]
+        else:
+            out["market"] = [removal.component] + list(state.get("market", []))[1:]
+        return out
 
     def run_state(self, engine: str, rs, state: dict, bots, seed, game, until, choices=None, log=None):
         """Play a JSON state forward. `bots`: one bot object per seat; a scenario's scripted

@@ -113,6 +113,17 @@ def _play_chunk(rs, tb, bots, seed, games, fixed, out, offset):
     _record(run.st, np.arange(run.st.size), out, offset)
 
 
+def initial_state(ruleset: Ruleset, players: int, bots, seed: int, game: int, animals=None) -> dict:
+    """The state (section 10, card names) of game `game` of run `seed` right after setup
+    (section 3), set up by the batch engine."""
+    bots = list(bots)
+    setup.check_players(ruleset, players, bots)
+    tb = tables_for(ruleset, players)
+    run = Run(ruleset, tb, empty_state(ruleset, tb, np.array([game], np.int64)), bots, seed)
+    setup.setup(run, setup.fixed_animals(ruleset, tb, animals))
+    return state_io.to_names(ruleset, tb.comps, state_io.dump_batch_state(run))
+
+
 def run_state(ruleset: Ruleset, state: dict, bots, seed: int, game: int, until: str):
     """Load a game state (section 10), play on until `until` (turn, phase, round, place,
     end), and return (state with card names, outcome dict or None). `bots`: one batch policy

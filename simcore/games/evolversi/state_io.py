@@ -18,6 +18,7 @@ import numpy as np
 
 from ...errors import UserError
 from ...ruleset import Ruleset
+from ..checks import Removal
 from .components import Components
 from .state import END_REASONS, END_TRACK, State, Tables, empty_state
 
@@ -118,14 +119,13 @@ def plain_copy(x):
     return x
 
 
-def _check_in_play(rs: Ruleset, players: int, table: str, name: str, where: str) -> None:
-    """A card, Event or animal the set-up removes (a '3+' component with fewer animals, or
-    a module not in play) cannot be in a game state: a UserError names it and why."""
-    rows = [r for r in rs.tables[table] if r["name"] == name]
-    if not rows:
-        return                      # an unknown name: the caller's own error lists what is known
+def _out_of_play(rs: Ruleset, players: int, table: str, name: str) -> list[str]:
+    """Why the set-up removes every row named `name` of `table` at `players` (a '3+'
+    component with fewer animals, or a module not in play); [] if one is in play."""
     why = []
-    for r in rows:
+    for r in rs.tables[table]:
+        if r["name"] != name:
+            continue
         if r["min_players"] > players:
             why.append(f"min_players {r['min_players']} in {table}.csv row {r['_row']}")
         elif "module" in r and r["module"] not in rs["modules"]:
@@ -135,11 +135,34 @@ def _check_in_play(rs: Ruleset, players: int, table: str, name: str, where: str)
             if animal["min_players"] > players:
                 why.append(f"its animal, the {r['animal']}, has min_players {animal['min_players']}")
             else:
-                return
+                return []
         else:
-            return
-    what = {"cards": "card", "events": "Event", "animals": "animal"}[table]
-    raise UserError(f"the {what} {name!r} is not in play with {players} animals ({'; '.join(why)})", key=where)
+            return []
+    return why
+
+
+_KIND = {"cards": "card", "events": "Event", "animals": "animal"}
+
+
+def _check_in_play(rs: Ruleset, players: int, table: str, name: str, where: str) -> None:
+    """A card, Event or animal the set-up removes cannot be in a game state: a UserError
+    names it and why (an unknown name: the caller's own error lists what is known)."""
+    why = _out_of_play(rs, players, table, name)
+    if why:
+        raise UserError(f"the {_KIND[table]} {name!r} is not in play with {players} animals ({'; '.join(why)})",
+                        key=where)
+
+
+def setup_removals(rs: Ruleset, players: int) -> list[Removal]:
+    """What the set-up returns to the box at `players` and not with the most players (the
+    '3+' animal, its starting cards, '3+' Evolution cards and Events), as data."""
+    out = []
+    for table in ("animals", "cards", "events"):
+        for name in dict.fromkeys(r["name"] for r in rs.tables[table]):
+            why = _out_of_play(rs, players, table, name)
+            if why and not _out_of_play(rs, rs["players_max"], table, name):
+                out.append(Removal(_KIND[table].lower(), name, "; ".join(why)))
+    return out
 
 
 def _require(state: dict, key: str, kind, where: str = "state"):
