@@ -389,3 +389,30 @@ class RunLock:
         if self.held:
             self.path.unlink(missing_ok=True)
             self.held = False
+
+
+# ----------------------------------------------------------------------------- what the tool wrote
+
+_OWN_TOP = {MANIFEST, "config.toml", LEDGER, LOCK, "report.html"}
+_OWN_PATTERNS = (re.compile(r"^rulesets/[0-9a-f]+\.json$"),
+                 re.compile(r"^chunks/point=\d+/games-\d+-\d+\.parquet(\.tmp-\w+)?$"),
+                 re.compile(r"^next-steps/[\w.-]+\.toml$"))
+
+
+def foreign_files(run: Path) -> list[str]:
+    """The files and folders under a run folder that balancelab did not write (relative paths,
+    sorted): what `--overwrite` must not delete."""
+    run = Path(run)
+    out = []
+    for path in sorted(run.rglob("*")):
+        rel = path.relative_to(run).as_posix()
+        if path.is_dir() and not path.is_symlink():
+            if rel in ("rulesets", "chunks", "next-steps") or re.fullmatch(r"chunks/point=\d+", rel):
+                continue
+            if not any(path.iterdir()):
+                out.append(rel + "/")
+            continue
+        if rel in _OWN_TOP or any(p.match(rel) for p in _OWN_PATTERNS):
+            continue
+        out.append(rel)
+    return out

@@ -49,9 +49,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     try:
         run_sweep(cfg, out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
                   progress=not args.quiet)
-    except KeyboardInterrupt:
-        print(f"balancelab: interrupted; finished chunks are kept: resume with "
-              f"`balancelab sweep {args.config} --out {out} --resume`", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        e.hint = (f"interrupted; finished chunks are kept: resume with "
+                  f"`balancelab sweep {args.config} --out {out} --resume`")
         raise
     run = open_run(out)
     games = len(run.points) * run.manifest["games_per_point"]
@@ -62,7 +62,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from reports.html import write_report
+    if Path(args.run_dir).is_file():
+        raise UserError("is a file; give the run folder written by `sweep` or `run --out`", file=str(args.run_dir))
     run = open_run(args.run_dir)
+    damaged = run.damaged()
+    if damaged:
+        point, a, b, path, why = damaged[0]
+        more = f" (and {len(damaged) - 1} more chunks)" if len(damaged) > 1 else ""
+        raise UserError(f"chunk of point {point}, games {a}-{b} {why}{more}; replay it with "
+                        f"`balancelab sweep {run.path / 'config.toml'} --out {run.path} --resume`", file=str(path))
     missing = run.missing()
     manifest = dict(run.manifest, _missing_chunks=len(missing))
     games = run.games()

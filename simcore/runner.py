@@ -35,6 +35,10 @@ MAX_SEED = 2**63 - 1               # seeds are hashed as 64-bit words (simcore.r
 MAX_GAMES = 10**12                 # games of one point (or one run): far beyond any run's time
 MAX_BATCH = 1_000_000              # games in one chunk: its rows are held in memory at once
 MAX_CHUNKS = 10**6                 # chunks per point: one file each in the run folder
+MAX_JOBS = 1024                    # worker processes
+MAX_HELD_GAMES = 10**7             # games of a command that holds every game's rows in memory at once
+                                   # (compare, ladder, luck, train, bench): about 1 GB of rows
+MAX_PLAYERS = 100                  # a first bound on a player count; each game then checks its own range
 
 
 def check_count(value, key: str, lo: int, hi: int, what: str = "") -> int:
