@@ -105,9 +105,13 @@ def write_chunk(path: Path, games: pl.DataFrame, tallies: pl.DataFrame) -> dict:
 
 def record_chunk(run: Path, point: int, start: int, stop: int, record: dict) -> None:
     """Append a finished chunk's record to the run's chunk record (synced to disk)."""
-    line = json.dumps({"point": point, "start": start, "stop": stop, **record}, separators=(",", ":"))
-    with open(Path(run) / LEDGER, "a", encoding="utf-8") as fh:
-        fh.write(line + "\n")
+    line = json.dumps({"point": point, "start": start, "stop": stop, **record}, separators=(",", ":")) + "\n"
+    with open(Path(run) / LEDGER, "a+b") as fh:
+        if fh.tell() > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                line = "\n" + line                  # after a torn line (a kill mid-append): start a new one
+        fh.write(line.encode("utf-8"))
         fh.flush()
         os.fsync(fh.fileno())
 
