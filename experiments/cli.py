@@ -648,6 +648,45 @@ def check_counts(args) -> None:
             check_count(value, "--" + attr.replace("_", "-"), lo, hi)
 
 
+def check_output_path(path: str | Path, flag: str, folder_must_exist: bool = False) -> None:
+    """An output path we can create, checked before any work: every name short enough for the
+    file system, and the nearest existing folder on the way a writable folder (the parent
+    folder itself when `folder_must_exist`: a writer that creates no folders)."""
+    path = Path(path).expanduser().absolute()
+    chain = [path, *path.parents]
+    existing = next(p for p in chain if _exists(p))
+    limit = os.pathconf(existing if existing.is_dir() else existing.parent, "PC_NAME_MAX")
+    long = next((part for part in path.parts if len(part.encode()) > limit), None)
+    if long is not None:
+        raise UserError(f"the name {long[:40]}... has {len(long.encode())} bytes; the file system allows {limit}",
+                        file=str(path), key=flag)
+    if existing != path and not existing.is_dir():
+        raise UserError(f"{existing} is a file, not a folder", file=str(path), key=flag)
+    if folder_must_exist and existing not in (path, path.parent):
+        raise UserError(f"the folder {path.parent} does not exist", file=str(path), key=flag)
+    folder = existing if existing.is_dir() else existing.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        why = "is on a read-only file system" if _read_only(folder) else "is not writable"
+        raise UserError(f"the folder {folder} {why}; choose another place", file=str(path), key=flag)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:                       # e.g. a name too long to look up
+        return False
+
+
+def _read_only(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+OUTPUTS = ("out", "json")          # the options that name something a command writes
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the process is, so that every cleanup (scratch folders, the run
     folder's lock) runs as on Ctrl-C."""
@@ -676,6 +715,9 @@ def main(argv: list[str] | None = None) -> int:
         previous = None
     try:
         check_counts(args)
+        for attr in OUTPUTS:
+            if isinstance(getattr(args, attr, None), str):
+                check_output_path(getattr(args, attr), "--" + attr, folder_must_exist=attr == "json")
         return int(args.func(args) or 0)
     except UserError as e:
         print(f"balancelab: error: {e.render()}", file=sys.stderr)

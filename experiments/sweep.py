@@ -27,7 +27,7 @@ from typing import Callable, Iterator
 import numpy as np
 import polars as pl
 
-from simcore.errors import UserError
+from simcore.errors import EnvironmentFault, UserError
 from simcore.games import get_game
 from simcore.runner import RunSpec, games_frame, play, run_chunk, tallies_frame
 
@@ -166,6 +166,8 @@ def _check_options(jobs, backend, scheduler) -> None:
         raise UserError(f"unknown backend {backend!r}; choose loky or dask", key="--backend")
     if scheduler is not None and backend != "dask":
         raise UserError("a scheduler address needs --backend dask", key="--scheduler")
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
 
 
 def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
@@ -192,14 +194,33 @@ def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
     return old
 
 
+def check_scheduler_address(address: str) -> None:
+    """A dask scheduler address that parses (`tcp://HOST:PORT`, `HOST:PORT`), else a UserError."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    try:
+        scheme, loc = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(loc)
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"is not a scheduler address like tcp://HOST:8786 ({exc})", key="--scheduler") from None
+
+
+def _lost_cluster(exc: BaseException) -> bool:
+    """Whether an error raised while waiting on a remote cluster says the cluster went away."""
+    from distributed.client import FutureCancelledError
+    return isinstance(exc, (OSError, TimeoutError, FutureCancelledError)) and not isinstance(exc, UserError)
+
+
 def _dask_client(jobs: int, scheduler: str | None, processes: bool):
     import logging
     from distributed import Client, LocalCluster
     if scheduler:
+        check_scheduler_address(scheduler)
         try:
             return Client(scheduler, timeout="20s"), None
         except (OSError, TimeoutError) as exc:
-            raise UserError(f"cannot reach the dask scheduler: {exc}", key="--scheduler") from None
+            raise EnvironmentFault(f"--scheduler {scheduler}: cannot reach the dask scheduler ({exc}); "
+                                   "is it running, and is the address right?") from None
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=processes,
                            dashboard_address=None, silence_logs=logging.ERROR)
     return Client(cluster), cluster
@@ -289,11 +310,18 @@ def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, 
     with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=None if progress else True,
               file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar:
         written = 0
-        for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
-            record = store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
-            store.record_chunk(out, point, a, b, record)
-            written += 1
-            bar.update(b - a)
+        try:
+            for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
+                record = store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
+                store.record_chunk(out, point, a, b, record)
+                written += 1
+                bar.update(b - a)
+        except Exception as exc:
+            if backend != "dask" or not scheduler or not _lost_cluster(exc):
+                raise
+            raise EnvironmentFault(f"--scheduler {scheduler}: the dask cluster was lost after {written} of "
+                                   f"{len(tasks)} chunks ({type(exc).__name__}: {exc}); the finished chunks are "
+                                   f"kept in {out}: start the scheduler again and resume with --resume") from None
     session["seconds"] = round(time.perf_counter() - t0, 3)
     manifest["sessions"] = manifest.get("sessions", []) + [session]
     manifest["status"] = "complete" if written == len(tasks) else "incomplete"
