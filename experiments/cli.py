@@ -18,11 +18,14 @@ from pathlib import Path
 
 from simcore.errors import EnvironmentFault, UserError
 from simcore.games import GAMES, get_game
-from simcore.runner import (MAX_BATCH, MAX_GAMES, MAX_HELD_GAMES, MAX_JOBS, MAX_PLAYERS, check_count,
+from simcore.runner import (MAX_BATCH, MAX_GAMES, MAX_HELD_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, check_count,
                             check_run_size)
 from strategies.registry import bot_names
 
 EXIT_USER_ERROR = 2
+MAX_BOOTSTRAP = 100_000        # bootstrap resamples (luck)
+MAX_POPSIZE = 10_000           # candidates per generation (train)
+OUTPUTS = ("out", "json")          # the options that name something a command writes
 NAME_KEEP = 64                # characters of an --out name kept in its scratch folder's name (<= 255 in all)
 EXIT_ENVIRONMENT = 3          # the machine failed the work: a full disk, an I/O error, a lost scheduler
 EXIT_INTERRUPTED = 130        # Ctrl-C (SIGINT)
@@ -640,8 +643,10 @@ def check_counts(args) -> None:
     rows (compare, ladder, luck, train, bench) up to MAX_HELD_GAMES."""
     streamed = getattr(args.func, "__name__", "") == "cmd_run" and getattr(args, "compare", None) is None
     limits = {"games": (1, MAX_GAMES if streamed else MAX_HELD_GAMES), "budget": (1, MAX_HELD_GAMES),
+              "ref_games": (1, MAX_HELD_GAMES), "scale": (0, MAX_GAMES), "fanout": (0, MAX_HELD_GAMES),
               "game": (0, MAX_GAMES - 1), "players": (1, MAX_PLAYERS), "jobs": (1, MAX_JOBS),
-              "batch_size": (1, MAX_BATCH)}
+              "batch_size": (1, MAX_BATCH), "seed": (0, MAX_SEED), "bootstrap": (1, MAX_BOOTSTRAP),
+              "popsize": (1, MAX_POPSIZE)}
     for attr, (lo, hi) in limits.items():
         value = getattr(args, attr, None)
         if isinstance(value, int) and not isinstance(value, bool):
@@ -684,7 +689,6 @@ def _read_only(folder: Path) -> bool:
         return False
 
 
-OUTPUTS = ("out", "json")          # the options that name something a command writes
 
 
 class Terminated(KeyboardInterrupt):

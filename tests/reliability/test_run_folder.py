@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -60,26 +59,14 @@ def test_a_stale_lock_is_taken_over_with_a_note(fake_engine, write_config, tmp_p
     assert store.open_run(out).complete and not (out / store.LOCK).exists()
 
 
-SLOW_SWEEP = """
-import sys, time
-sys.path.insert(0, {root!r})
-from tests.experiments.conftest import fake_play_batch
-from simcore.games import get_game
-game = get_game("evolversi")
-def slow(self, *a, **k):
-    time.sleep(0.4)
-    return fake_play_batch(*a, **k)
-type(game).play_batch = slow
-from experiments.cli import main
-sys.exit(main(sys.argv[1:]))
-"""
+FAKE_CLI = Path(__file__).with_name("fake_cli.py")
 
 
 def start_slow(args, tmp_path):
-    script = tmp_path / "slow.py"
-    script.write_text(SLOW_SWEEP.format(root=str(ROOT)))
-    return subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=tmp_path)
+    """The command line in a subprocess, the stand-in engine taking 0.4 s per chunk."""
+    env = dict(os.environ, BALANCELAB_TEST_CHUNK_SLEEP="0.4")
+    return subprocess.Popen([sys.executable, str(FAKE_CLI), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path, env=env)
 
 
 def wait_for(predicate, seconds=120):
