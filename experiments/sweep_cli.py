@@ -77,8 +77,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if games.height == 0:
         raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(args.run_dir))
     out = Path(args.out) if args.out else run.path / "report.html"
-    if out.exists() and out.is_dir():
-        raise UserError("is a folder; give a file name for the report", file=str(out))
+    check_report_targets(out)
     write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_balance_table(run)
     print_targets(run)
@@ -87,6 +86,37 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
     print(f"wrote {out}")
     return 0
+
+
+REPORT_MARK = "<title>Balance report:"                       # in every report.html balancelab writes
+STEP_MARK = "# Written by the balance report's verdict"        # the first line of every next-step config
+
+
+def _starts_with(path: Path, mark: str, size: int = 4096) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return mark in fh.read(size)
+    except OSError:
+        return False
+
+
+def check_report_targets(out: Path) -> None:
+    """Refuse, before anything is computed, to overwrite a file `report` did not write: the HTML
+    file itself, or a .toml in the next-steps folder beside it (the verdict's next-step configs)."""
+    if out.is_dir():
+        raise UserError("is a folder; give a file name for the report", file=str(out))
+    if out.exists() and not _starts_with(out, REPORT_MARK):
+        raise UserError("exists and is not a balance report balancelab wrote; choose another --out", file=str(out))
+    steps = out.parent / "next-steps"
+    if steps.exists() and not steps.is_dir():
+        raise UserError("is a file, and the report writes its next-step configs in a folder of that name; "
+                        "move the file or choose another --out folder", file=str(steps))
+    if steps.is_dir():
+        theirs = sorted(p.name for p in steps.glob("*.toml") if not _starts_with(p, STEP_MARK, 200))
+        if theirs:
+            raise UserError(f"holds configs balancelab did not write ({', '.join(theirs[:5])}); the report "
+                            "writes its next-step configs there: move them or choose another --out folder",
+                            file=str(steps))
 
 
 def reference_tables(run) -> dict:
