@@ -36,6 +36,21 @@ def _matches(expected, actual, path="") -> list[str]:
     return [] if expected == actual else [f"{path}: expected {expected!r}, got {actual!r}"]
 
 
+def _distinct_factions(game, seats) -> None:
+    """A game with factions seats each at most once (as `run --animals` requires)."""
+    if not game.has_factions or not isinstance(seats, list):
+        return
+    label, seen = game.faction_label, {}
+    for i, seat in enumerate(seats):
+        name = seat.get(label) if isinstance(seat, dict) else None
+        if name is None:
+            continue
+        if name in seen:
+            raise UserError(f"seats {seen[name]} and {i} are both the {label} {name!r}; each {label} can be "
+                            "seated only once", key=f"state.seats[{i}].{label}")
+        seen[name] = i
+
+
 def run_scenario(doc: dict, engine: str, file: str = "scenario"):
     """Run one scenario dict; return (result dict, list of expectation mismatches)."""
     allowed = {"ruleset", "variant", "set", "players", "seed", "game", "bots", "choices", "until",
@@ -59,6 +74,7 @@ def run_scenario(doc: dict, engine: str, file: str = "scenario"):
         game = get_game(doc["ruleset"])
         rs = game.data.load(doc.get("variant", "default"), overrides=doc.get("set", {}))
         players = len(doc["state"].get("seats", []))
+        _distinct_factions(game, doc["state"].get("seats", []))
         bots = doc.get("bots", "script")
         bots = [bots] * players if isinstance(bots, str) else list(bots)
         choices = {}

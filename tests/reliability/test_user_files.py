@@ -49,12 +49,13 @@ def test_report_replaces_its_own_report(run_folder, tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [
     ["compare", "evolversi", "--data", "{data}", *SMALL],
-    ["ladder", "evolversi", "--bots", "random,greedy", *SMALL],
+    ["ladder", "evolversi", "--bots", "random,greedy", "--players", "3", "--games", "60"],
     ["luck", "evolversi", *SMALL, "--bootstrap", "20", "--quiet"],
 ], ids=lambda a: a[0])
 def test_a_user_file_in_an_output_folder_survives_overwrite(fake_engine, tmp_path, argv, capsys):
     data = tmp_path / "data"
     data.mkdir()
+    (data / "params.toml").write_text("[params]\n")               # an overlay changing nothing
     out = tmp_path / "out"
     argv = [a.format(data=data) for a in argv] + ["--out", str(out)]
     assert main(argv) == 0, capsys.readouterr().err
