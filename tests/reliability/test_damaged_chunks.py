@@ -9,17 +9,8 @@ import pytest
 from experiments import store
 from experiments.cli import main
 from experiments.sweep import run_sweep
+from tests.experiments.test_store import CONFIG       # two points, three chunks each
 
-CONFIG = """
-ruleset = "evolversi"
-players = 3
-games = 60
-seed = 5
-batch_size = 20
-[[grid]]
-param = "fourth_card_space"
-values = [3, 5]
-"""
 
 
 def flip_bytes(path):
@@ -46,6 +37,14 @@ def other_point(path):
 DAMAGES = [flip_bytes, truncate, empty, other_point]
 
 
+def damaged_run(cfg, tmp_path, damage, point: int, start: int, stop: int):
+    """A finished run with one chunk damaged: (its folder, the chunk's path)."""
+    out = run_sweep(cfg, tmp_path / "run")
+    victim = store.chunk_path(out, point, start, stop)
+    damage(victim)
+    return out, victim
+
+
 @pytest.fixture
 def clean(fake_engine, write_config, tmp_path):
     cfg = write_config(CONFIG)
@@ -56,9 +55,7 @@ def clean(fake_engine, write_config, tmp_path):
 @pytest.mark.parametrize("damage", DAMAGES, ids=lambda f: f.__name__)
 def test_resume_replays_a_damaged_chunk_and_rows_match_a_clean_run(clean, tmp_path, damage, capsys):
     cfg, games, tallies = clean
-    out = run_sweep(cfg, tmp_path / "run")
-    victim = store.chunk_path(out, 1, 20, 40)
-    damage(victim)
+    out, _ = damaged_run(cfg, tmp_path, damage, 1, 20, 40)
     run = store.open_run(out)
     assert [(p, a, b) for p, a, b, _, _ in run.damaged()] == [(1, 20, 40)]
     assert run.missing() == [(1, 20, 40)]
@@ -74,10 +71,7 @@ def test_resume_replays_a_damaged_chunk_and_rows_match_a_clean_run(clean, tmp_pa
 
 @pytest.mark.parametrize("damage", DAMAGES, ids=lambda f: f.__name__)
 def test_report_refuses_a_damaged_chunk_naming_it(clean, tmp_path, damage, capsys):
-    cfg, _, _ = clean
-    out = run_sweep(cfg, tmp_path / "run")
-    victim = store.chunk_path(out, 0, 40, 60)
-    damage(victim)
+    out, victim = damaged_run(clean[0], tmp_path, damage, 0, 40, 60)
     assert main(["report", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(victim) in err[0] and "--resume" in err[0], err

@@ -16,15 +16,10 @@ import pytest
 from experiments import store
 from experiments.cli import main
 from experiments.sweep import run_sweep
+from tests.reliability.kit import ONE_POINT
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIG = """
-ruleset = "evolversi"
-players = 3
-games = 60
-seed = 5
-batch_size = 20
-"""
+CONFIG = ONE_POINT
 
 
 def dead_pid() -> int:
