@@ -266,7 +266,10 @@ def _compare(args, before: str | None, after: str | None) -> int:
     from .compare import CompareRequest, as_json, print_comparison, run_compare, write_outputs
     game = get_game(args.ruleset)
     out = Path(args.out) if args.out else None
-    if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError("is a file; compare writes a folder (compare.json, compare.html): give a folder name",
+                        file=str(out))
+    if out is not None and out.exists() and any(out.iterdir()) and not args.overwrite:
         raise UserError("exists and is not empty; pass --overwrite to replace its compare files, or choose "
                         "another --out", file=str(out))
     req = CompareRequest(args.ruleset, before, after, variant=args.variant, players=args.players, bots=args.bots,

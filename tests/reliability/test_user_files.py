@@ -63,3 +63,15 @@ def test_a_user_file_in_an_output_folder_survives_overwrite(fake_engine, tmp_pat
     assert main(argv) == 2                                       # a non-empty folder needs --overwrite
     assert main(argv + ["--overwrite"]) == 0, capsys.readouterr().err
     assert (out / "my_analysis.txt").read_text() == "mine"
+
+
+def test_compare_refuses_a_file_as_its_out_folder_before_playing(fake_engine, tmp_path, capsys):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "params.toml").write_text("[params]\n")
+    mine = tmp_path / "notes.txt"
+    mine.write_text("mine")
+    argv = ["compare", "evolversi", "--data", str(data), *SMALL, "--out", str(mine), "--overwrite"]
+    assert main(argv) == 2
+    err = capsys.readouterr()
+    assert err.out == "" and "is a file" in err.err and mine.read_text() == "mine"
