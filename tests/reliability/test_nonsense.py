@@ -52,3 +52,10 @@ def test_a_ladder_too_short_to_rate_is_refused_not_nan(tmp_path, capsys):
     assert main(["ladder", "evolversi", "--games", "3"]) == 2
     line = one_line(capsys)
     assert "a rating needs at least 80 games per pair" in line and "nan" not in line
+
+
+def test_a_file_given_to_report_is_called_a_file(tmp_path, capsys):
+    path = tmp_path / "results.parquet"
+    path.write_bytes(b"PAR1")
+    assert main(["report", str(path)]) == 2
+    assert "is a file; give the run folder" in one_line(capsys)
