@@ -6,19 +6,33 @@ and exits with code 2; nothing is written on disk before the input has been chec
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from simcore.errors import UserError
+from simcore.errors import EnvironmentFault, UserError
 from simcore.games import GAMES, get_game
+from simcore.runner import (MAX_BATCH, MAX_GAMES, MAX_HELD_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, check_count,
+                            check_run_size)
 from strategies.registry import bot_names
 
 EXIT_USER_ERROR = 2
+MAX_BOOTSTRAP = 100_000        # bootstrap resamples (luck)
+MAX_POPSIZE = 10_000           # candidates per generation (train)
+OUTPUTS = ("out", "json")          # the options that name something a command writes
+NAME_KEEP = 64                # characters of an --out name kept in its scratch folder's name (<= 255 in all)
+EXIT_ENVIRONMENT = 3          # the machine failed the work: a full disk, an I/O error, a lost scheduler
+EXIT_INTERRUPTED = 130        # Ctrl-C (SIGINT)
+EXIT_TERMINATED = 143         # SIGTERM
+# OS errors about a path the user gave (exit 2); any other OS error is the environment's (exit 3)
+USER_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR, errno.EISDIR,
+                         errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTEMPTY, errno.ELOOP, errno.EXDEV})
 BUILTIN_DATA = "built-in"
 
 
@@ -103,6 +117,12 @@ def check_out_folder(out: Path, overwrite: bool) -> Path:
             if not overwrite:
                 raise UserError("output folder holds a previous run; pass --overwrite to replace it, "
                                 "or choose another --out", file=str(out))
+            from .store import foreign_files
+            foreign = foreign_files(resolved)
+            if foreign:
+                shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+                raise UserError(f"--overwrite replaces only what balancelab wrote, and this folder also holds "
+                                f"{shown}; move those away or choose another --out", file=str(out))
     return resolved
 
 
@@ -110,7 +130,7 @@ def replace_folder(new: Path, out: Path) -> None:
     """Put `new` at `out`; an old `out` is moved aside first and removed only afterwards."""
     old = None
     if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name[:NAME_KEEP]}.old-", dir=out.parent))
         os.replace(out, old / "previous")
     os.replace(new, out)
     if old is not None:
@@ -183,15 +203,13 @@ def cmd_run(args) -> int:
         before = None if args.compare == BUILTIN_DATA else args.compare
         return _compare(args, before, args.data)
     game, rs, spec = _spec(args)
-    for flag, value in (("--games", args.games), ("--jobs", args.jobs), ("--batch-size", args.batch_size)):
-        if value < 1:
-            raise UserError(f"must be at least 1, got {value}", key=flag)
+    check_run_size(args.games, args.batch_size, "--games", "--batch-size")
     out = check_out_folder(Path(args.out), args.overwrite) if args.out else None
     cfg = _run_config(args, rs, spec, out)
     expand(cfg)                          # every check before anything is written
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-" if out else "balancelab-run-",
+    scratch = Path(tempfile.mkdtemp(prefix=f".{out.name[:NAME_KEEP]}.partial-" if out else "balancelab-run-",
                                     dir=out.parent if out else None))
     try:
         t0 = time.perf_counter()
@@ -248,7 +266,10 @@ def _compare(args, before: str | None, after: str | None) -> int:
     from .compare import CompareRequest, as_json, print_comparison, run_compare, write_outputs
     game = get_game(args.ruleset)
     out = Path(args.out) if args.out else None
-    if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError("is a file; compare writes a folder (compare.json, compare.html): give a folder name",
+                        file=str(out))
+    if out is not None and out.exists() and any(out.iterdir()) and not args.overwrite:
         raise UserError("exists and is not empty; pass --overwrite to replace its compare files, or choose "
                         "another --out", file=str(out))
     req = CompareRequest(args.ruleset, before, after, variant=args.variant, players=args.players, bots=args.bots,
@@ -504,9 +525,9 @@ def cmd_tune(args) -> int:
     try:
         summary = tune(args.config, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                        resume=args.resume, progress=not args.quiet)
-    except KeyboardInterrupt:
-        print(f"balancelab: interrupted; finished games are kept: resume with "
-              f"`balancelab tune {args.config} --out {args.out} --resume`", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        e.hint = (f"interrupted; finished games are kept: resume with "
+                  f"`balancelab tune {args.config} --out {args.out} --resume`")
         raise
     print(proposal_text(summary))
     print(f"wrote {args.out}/ (data/, evaluations.csv, report.html)")
@@ -638,21 +659,112 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def check_counts(args) -> None:
+    """Every count given on the command line within its documented limit (docs/reliability.md),
+    before any work: one line and exit 2 for --games 10^30. `run` streams its games into chunk
+    files (flat memory), so it may ask for up to MAX_GAMES; the commands that hold every game's
+    rows (compare, ladder, luck, train, bench) up to MAX_HELD_GAMES."""
+    streamed = getattr(args.func, "__name__", "") == "cmd_run" and getattr(args, "compare", None) is None
+    limits = {"games": (1, MAX_GAMES if streamed else MAX_HELD_GAMES), "budget": (1, MAX_HELD_GAMES),
+              "ref_games": (1, MAX_HELD_GAMES), "scale": (0, MAX_GAMES), "fanout": (0, MAX_HELD_GAMES),
+              "game": (0, MAX_GAMES - 1), "players": (1, MAX_PLAYERS), "jobs": (1, MAX_JOBS),
+              "batch_size": (1, MAX_BATCH), "seed": (0, MAX_SEED), "bootstrap": (1, MAX_BOOTSTRAP),
+              "popsize": (1, MAX_POPSIZE)}
+    for attr, (lo, hi) in limits.items():
+        value = getattr(args, attr, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            check_count(value, "--" + attr.replace("_", "-"), lo, hi)
+
+
+def check_output_path(path: str | Path, flag: str, folder_must_exist: bool = False) -> None:
+    """An output path we can create, checked before any work: every name short enough for the
+    file system, and the nearest existing folder on the way a writable folder (the parent
+    folder itself when `folder_must_exist`: a writer that creates no folders)."""
+    path = Path(path).expanduser().absolute()
+    chain = [path, *path.parents]
+    existing = next(p for p in chain if _exists(p))
+    limit = os.pathconf(existing if existing.is_dir() else existing.parent, "PC_NAME_MAX")
+    long = next((part for part in path.parts if len(part.encode()) > limit), None)
+    if long is not None:
+        raise UserError(f"the name {long[:40]}... has {len(long.encode())} bytes; the file system allows {limit}",
+                        file=str(path), key=flag)
+    if existing != path and not existing.is_dir():
+        raise UserError(f"{existing} is a file, not a folder", file=str(path), key=flag)
+    if folder_must_exist and existing not in (path, path.parent):
+        raise UserError(f"the folder {path.parent} does not exist", file=str(path), key=flag)
+    folder = existing if existing.is_dir() else existing.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        why = "is on a read-only file system" if _read_only(folder) else "is not writable"
+        raise UserError(f"the folder {folder} {why}; choose another place", file=str(path), key=flag)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:                       # e.g. a name too long to look up
+        return False
+
+
+def _read_only(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process is, so that every cleanup (scratch folders, the run
+    folder's lock) runs as on Ctrl-C."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+def os_error_line(e: OSError) -> tuple[str, int]:
+    """One line for an OS error and its exit code: 2 for a path the user gave, 3 for the machine."""
+    where = e.filename if e.filename is not None else ""
+    what = e.strerror or str(e)
+    if e.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        what += " (free some space; a sweep keeps its finished chunks: resume it with --resume)"
+    line = f"{where}: {what}" if where else what
+    return line, EXIT_USER_ERROR if e.errno in USER_ERRNOS else EXIT_ENVIRONMENT
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:                   # not the main thread (an embedding program): leave SIGTERM alone
+        previous = None
+    try:
+        check_counts(args)
+        for attr in OUTPUTS:
+            if isinstance(getattr(args, attr, None), str):
+                check_output_path(getattr(args, attr), "--" + attr, folder_must_exist=attr == "json")
         return int(args.func(args) or 0)
     except UserError as e:
         print(f"balancelab: error: {e.render()}", file=sys.stderr)
         return EXIT_USER_ERROR
-    except KeyboardInterrupt:
-        print("balancelab: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader (e.g. `| head`) went away: stop quietly.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    except EnvironmentFault as e:
+        print(f"balancelab: error: {e.message}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):       # the reader (e.g. `| head`) went away: stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        line, code = os_error_line(e)
+        print(f"balancelab: error: {line}", file=sys.stderr)
+        return code
+    except KeyboardInterrupt as e:
+        print(f"balancelab: {getattr(e, 'hint', None) or 'interrupted'}", file=sys.stderr)
+        return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,9 @@ from typing import Any
 
 from reports.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
+from simcore.runner import MAX_BATCH, MAX_GAMES, MAX_SEED, check_run_size
+
+MAX_POINTS = 10_000          # points of one sweep (grid x replicates x players x line-ups x ablations)
 
 TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots", "trajectories",
             "bot_permutations", "factions", "games", "seed", "replicates", "batch_size",
@@ -194,11 +197,14 @@ class _Checker:
         if bad:
             self.fail(prefix + bad[0], f"unknown key; expected some of: {', '.join(sorted(allowed))}")
 
-    def integer(self, key: str, value: Any, lo: int | None = None) -> int:
+    def integer(self, key: str, value: Any, lo: int | None = None, hi: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(key, f"must be a whole number, got {value!r}")
         if lo is not None and value < lo:
             self.fail(key, f"must be at least {lo}, got {value}")
+        if hi is not None and value > hi:
+            self.fail(key, f"must be at most {hi:,} (docs/reliability.md), got "
+                           f"{value if value < 10**15 else f'about 10^{len(str(value)) - 1}'}")
         return value
 
     def text(self, key: str, value: Any) -> str:
@@ -470,15 +476,22 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
             c.fail(f"target.{flow[0]}", f"a game-flow target needs trajectories, which {ruleset}'s engines do "
                                         f"not record yet; games that do: {', '.join(able) or 'none'}")
         trajectories = True
+    games = c.integer("games", doc.get("games", 1000), 1, MAX_GAMES)
+    batch_size = c.integer("batch_size", doc.get("batch_size", 5000), 1, MAX_BATCH)
+    try:
+        check_run_size(games, batch_size)
+    except UserError as e:
+        c.fail(e.key, e.message)
     return SweepConfig(
         file=file, name=c.text("name", doc.get("name", Path(file).stem)),
         description=c.text("description", doc.get("description", "")),
         ruleset=c.text("ruleset", doc["ruleset"]), variant=c.text("variant", doc.get("variant", "default")),
         data=data, set=dict(c.table("set", doc.get("set", {}))), edits=tuple(edits), players=players,
         bots=bots, bot_permutations=perm, factions=factions,
-        games=c.integer("games", doc.get("games", 1000), 1), seed=c.integer("seed", doc.get("seed", 0), 0),
-        replicates=c.integer("replicates", doc.get("replicates", 1), 1),
-        batch_size=c.integer("batch_size", doc.get("batch_size", 5000), 1),
+        games=games,
+        seed=c.integer("seed", doc.get("seed", 0), 0, MAX_SEED),
+        replicates=c.integer("replicates", doc.get("replicates", 1), 1, MAX_POINTS),
+        batch_size=batch_size,
         target_rounds=target, grid=axes, ablation=_ablation(c, doc.get("ablation")),
         trajectories=trajectories, target=goals, restricted=restricted, text=text)
 

@@ -24,7 +24,7 @@ from simcore.runner import RunSpec
 from .lineup import run_spec
 from .restricted import restricted_lineups
 
-from .config import Axis, SweepConfig
+from .config import MAX_POINTS, Axis, SweepConfig
 
 
 @dataclass(frozen=True)
@@ -229,6 +229,13 @@ def expand(cfg: SweepConfig) -> list[Point]:
         # The flags that say, game by game, whether the entity played any part (pairing checks).
         tallied = abl.kind == "removal" or (abl.entity_kind or game.entity_kind) == game.entity_kind
     points: list[Point] = []
+    planned = cfg.replicates * len(cfg.players) * (1 + (len(abl.entities) if abl is not None else 0))
+    for axis in cfg.grid:
+        planned *= len(axis.values)
+    if planned > MAX_POINTS:
+        raise UserError(f"the grid makes {planned:,} points (replicates x axis values x player counts x "
+                        f"ablations), more than the {MAX_POINTS:,} a sweep may hold; split it into smaller "
+                        "sweeps", file=cfg.file, key="grid")
     combos = list(itertools.product(*[list(zip(a.values, a.labels)) for a in cfg.grid]))
     for rep, seed in enumerate(replicate_seeds(cfg.seed, cfg.replicates)):
         for combo in combos:
@@ -283,5 +290,5 @@ def _spec(cfg: SweepConfig, rs: Ruleset, lineup, players: int, seed: int, where:
     try:
         return run_spec(rs, list(lineup), players, factions, seed, cfg.trajectories)
     except UserError as e:
-        key = {"players": "players", "bots": "bots", "trajectories": "trajectories"}.get(e.key or "", "factions")
+        key = {"players": "players", "bots": "bots", "trajectories": "trajectories", "seed": "seed"}.get(e.key or "", "factions")
         raise UserError(f"{e.message} (at point {where})", file=cfg.file, key=key) from None

@@ -75,6 +75,9 @@ def parse_bots(text) -> list[str]:
     return names
 
 
+MIN_GAMES_PER_TABLE = 10     # fewer leave a pair with no decided game: a rating of nan
+
+
 def games_per_table(games_per_pair: int, players: int) -> int:
     """Games per rotation so that each pair plays at least `games_per_pair` games in all."""
     return max(1, math.ceil(games_per_pair / len(rotations("a", "b", players))))
@@ -88,6 +91,10 @@ def check(rs, bots, players: int, games: int, seed: int, jobs: int) -> list[str]
             raise UserError(f"must be at least 1, got {value}", key=flag)
     for name in names:
         run_spec(rs, name, players, None, seed)          # unknown bot, player count, seed
+    tables = len(rotations("a", "b", players))
+    if games < MIN_GAMES_PER_TABLE * tables:
+        raise UserError(f"a rating needs at least {MIN_GAMES_PER_TABLE * tables} games per pair ({MIN_GAMES_PER_TABLE} "
+                        f"per table x {tables} seat rotations of {players} players), got {games}", key="--games")
     return names
 
 

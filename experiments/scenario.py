@@ -6,7 +6,7 @@ docs/games/evolversi.md). `run_scenario` runs one on either engine.
 from __future__ import annotations
 
 from simcore.errors import UserError
-from simcore.games import get_game
+from simcore.games import GAMES, get_game
 from strategies.registry import Bot, make_bot
 
 
@@ -36,6 +36,24 @@ def _matches(expected, actual, path="") -> list[str]:
     return [] if expected == actual else [f"{path}: expected {expected!r}, got {actual!r}"]
 
 
+def _distinct_factions(ruleset, seats, file: str) -> None:
+    """A game with factions seats each at most once (as `run --animals` requires)."""
+    if ruleset not in GAMES or not isinstance(seats, list):
+        return                                   # an unknown ruleset is reported where it is loaded
+    game = get_game(ruleset)
+    if not game.has_factions:
+        return
+    label, seen = game.faction_label, {}
+    for i, seat in enumerate(seats):
+        name = seat.get(label) if isinstance(seat, dict) else None
+        if name is None:
+            continue
+        if name in seen:
+            raise UserError(f"seats {seen[name]} and {i} are both the {label} {name!r}; each {label} can be "
+                            "seated only once", file=file, key=f"state.seats[{i}].{label}")
+        seen[name] = i
+
+
 def run_scenario(doc: dict, engine: str, file: str = "scenario"):
     """Run one scenario dict; return (result dict, list of expectation mismatches)."""
     allowed = {"ruleset", "variant", "set", "players", "seed", "game", "bots", "choices", "until",
@@ -59,6 +77,7 @@ def run_scenario(doc: dict, engine: str, file: str = "scenario"):
         v = doc.get(k, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise UserError(f"must be a non-negative whole number, got {v!r}", file=file, key=k)
+    _distinct_factions(doc.get("ruleset"), (doc.get("state") or {}).get("seats", []), file)
     try:
         game = get_game(doc["ruleset"])
         rs = game.data.load(doc.get("variant", "default"), overrides=doc.get("set", {}))

@@ -4,29 +4,42 @@
     RUN/config.toml                      the config file as given
     RUN/rulesets/<hash>.json             the rule parameters and tables each point played with
     RUN/chunks/point=0003/games-000000000-000001000.parquet
+    RUN/chunks.jsonl                     the chunk record: per finished chunk its point, game
+                                         range, row count and the sha256 of its bytes
 
 A chunk file holds the per-game rows of games [start, stop) of one point; its per-entity
 tallies (already aggregated over the chunk) ride in the file's parquet metadata, so one
 file is one finished chunk. Files are written to a temporary name and renamed into place
 (os.replace), so a file with a final name is always complete and a killed sweep leaves at
 worst a `*.tmp-*` file, which readers ignore and a resume deletes.
+
+A chunk is trusted only when its bytes hash to what the chunk record says (one line
+appended, and synced, after each chunk is renamed into place): a damaged, truncated,
+emptied or swapped file is never read. `--resume` replays such a chunk; `report`
+refuses the run, naming it. A chunk on disk without a record (a kill between the rename
+and the append) counts as unfinished and is played again.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import socket
 import tempfile
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import polars as pl
 import pyarrow.parquet as pq
 
 from simcore.errors import UserError
+from simcore.runner import chunk_bounds
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
+LEDGER = "chunks.jsonl"
+FORMAT = 2                         # 2: chunks verified against the chunk record; 1: not recorded
 TALLY_KEY = b"balancelab.tallies"
 _CHUNK_RE = re.compile(r"^games-(\d+)-(\d+)\.parquet$")
 TALLY_SCHEMA = {"entity_kind": pl.Utf8, "entity": pl.Utf8, "entity_id": pl.Int32, "seat": pl.Int8,
@@ -68,13 +81,73 @@ def write_json(path: Path, doc: dict) -> None:
     write_text(path, json.dumps(doc, indent=2, default=str))
 
 
-def write_chunk(path: Path, games: pl.DataFrame, tallies: pl.DataFrame) -> None:
-    """One finished chunk -> one parquet file (per-game rows; tallies in the metadata)."""
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes (read in 1 MiB blocks)."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def write_chunk(path: Path, games: pl.DataFrame, tallies: pl.DataFrame) -> dict:
+    """One finished chunk -> one parquet file (per-game rows; tallies in the metadata).
+    Return its record: row count and the sha256 of the bytes written."""
     table = games.to_arrow()
     meta = dict(table.schema.metadata or {})
     meta[TALLY_KEY] = json.dumps(tallies.to_dict(as_series=False)).encode()
     table = table.replace_schema_metadata(meta)
-    _atomic_write(Path(path), lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    record = {"rows": games.height}
+
+    def write(tmp):
+        pq.write_table(table, tmp, compression="zstd")
+        record["sha256"] = file_sha256(tmp)
+    _atomic_write(Path(path), write)
+    return record
+
+
+def record_chunk(run: Path, point: int, start: int, stop: int, record: dict) -> None:
+    """Append a finished chunk's record to the run's chunk record (synced to disk)."""
+    line = json.dumps({"point": point, "start": start, "stop": stop, **record}, separators=(",", ":")) + "\n"
+    with open(Path(run) / LEDGER, "a+b") as fh:
+        if fh.tell() > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                line = "\n" + line                  # after a torn line (a kill mid-append): start a new one
+        fh.write(line.encode("utf-8"))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def read_ledger(run: Path) -> dict[tuple[int, int, int], dict]:
+    """{(point, start, stop): record}; a later record of a chunk replaces an earlier one, and a
+    torn line (a kill during the append) is skipped: its chunk is then unrecorded, so replayed."""
+    out = {}
+    try:
+        text = (Path(run) / LEDGER).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return out
+    for line in text.splitlines():
+        try:
+            r = json.loads(line)
+            out[(int(r["point"]), int(r["start"]), int(r["stop"]))] = r
+        except (ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
+def check_chunk(path: Path, start: int, stop: int, record: dict | None) -> str | None:
+    """Why the chunk file at `path` cannot be trusted, or None when it matches its record."""
+    if record is None:
+        return "is not in the chunk record (written but never recorded)"
+    if record.get("rows") != stop - start:
+        return f"its record says {record.get('rows')} rows for games {start}-{stop}"
+    try:
+        digest = file_sha256(path)
+    except OSError as e:
+        return f"cannot be read: {e.strerror}"
+    if digest != record.get("sha256"):
+        size = path.stat().st_size
+        return ("is empty" if size == 0 else
+                f"its bytes do not match the recorded sha256 (damaged, truncated or replaced; {size:,} bytes)")
+    return None
 
 
 def read_chunk_tallies(path: Path) -> pl.DataFrame:
@@ -134,6 +207,8 @@ class Run:
         if not self.path.is_dir():
             raise UserError("run folder does not exist", file=str(self.path))
         self.manifest = read_manifest(self.path)
+        self._good: dict[int, dict[tuple[int, int], Path]] | None = None
+        self._damaged: list = []
 
     @property
     def points(self) -> list[dict]:
@@ -148,24 +223,56 @@ class Run:
                          "ruleset_hash": p["ruleset_hash"]})
         return pl.DataFrame(rows, infer_schema_length=None)
 
-    def expected_chunks(self, point: int) -> list[tuple[int, int]]:
-        return [tuple(b) for b in self.manifest["chunks"][point]]
+    def expected_chunks(self, point: int) -> Iterator[tuple[int, int]]:
+        """The chunks of a point, generated from games_per_point and batch_size (a format-1
+        manifest lists them)."""
+        if "chunks" in self.manifest:
+            return (tuple(b) for b in self.manifest["chunks"][point])
+        return chunk_bounds(0, self.manifest["games_per_point"], self.manifest["batch_size"])
+
+    @property
+    def verified(self) -> bool:
+        """Whether chunks are checked against a chunk record (format 2 run folders)."""
+        return self.manifest.get("format", 1) >= FORMAT
+
+    def _check(self) -> None:
+        """Sort every chunk file on disk into good and damaged, once per Run."""
+        if self._good is not None:
+            return
+        ledger = read_ledger(self.path) if self.verified else {}
+        self._good, self._damaged = {}, []
+        for p in self.points:
+            i = p["index"]
+            done = finished_chunks(self.path, i)
+            good = self._good[i] = {}
+            for a, b in self.expected_chunks(i):
+                path = done.get((a, b))
+                if path is None:
+                    continue
+                why = check_chunk(path, a, b, ledger.get((i, a, b))) if self.verified else None
+                if why is None:
+                    good[(a, b)] = path
+                else:
+                    self._damaged.append((i, a, b, path, why))
+
+    def damaged(self) -> list[tuple[int, int, int, Path, str]]:
+        """(point, start, stop, path, why) of every chunk file that does not match its record."""
+        self._check()
+        return list(self._damaged)
 
     def missing(self) -> list[tuple[int, int, int]]:
-        """(point, start, stop) of every chunk not yet finished."""
-        out = []
-        for p in self.points:
-            done = finished_chunks(self.path, p["index"])
-            out += [(p["index"], a, b) for a, b in self.expected_chunks(p["index"]) if (a, b) not in done]
-        return out
+        """(point, start, stop) of every chunk not yet finished (absent, unrecorded or damaged)."""
+        self._check()
+        return [(p["index"], a, b) for p in self.points for a, b in self.expected_chunks(p["index"])
+                if (a, b) not in self._good[p["index"]]]
 
     @property
     def complete(self) -> bool:
         return not self.missing()
 
     def _paths(self, point: int) -> list[Path]:
-        done = finished_chunks(self.path, point)
-        return [done[b] for b in self.expected_chunks(point) if b in done]
+        self._check()
+        return list(self._good.get(point, {}).values())
 
     def scan_games(self, point: int) -> pl.LazyFrame:
         """One point's finished chunks as a lazy scan: aggregate it (streaming) without loading the rows."""
@@ -217,3 +324,99 @@ def open_run(path: str | Path) -> Run:
     """Open a run folder written by `balancelab sweep` (or `balancelab run --out`: a one-point sweep)."""
     return Run(path)
 
+
+
+# ----------------------------------------------------------------------------- one writer
+
+LOCK = "writer.lock"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True                  # another user's live process
+    return True
+
+
+class RunLock:
+    """`with RunLock(folder):` one writer per run folder. The lock file holds the writer's
+    process id and host; a second writer gets a UserError naming them. A lock left by a
+    dead process on this host is taken over, with a note on stderr; one from another host
+    cannot be checked from here, so the user is told how to clear it."""
+
+    def __init__(self, folder: Path, note=None):
+        self.path = Path(folder) / LOCK
+        self.note = note
+        self.held = False
+
+    def __enter__(self) -> "RunLock":
+        me = {"pid": os.getpid(), "host": socket.gethostname()}
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                other = self._holder()
+                if other is None:
+                    continue                                   # removed meanwhile, or torn: try again
+                pid, host = other.get("pid"), other.get("host")
+                if host == me["host"] and isinstance(pid, int) and not _alive(pid):
+                    if self.note:
+                        self.note(f"note: {self.path.parent}: taking over the lock of process {pid}, "
+                                  "which has ended")
+                    self.path.unlink(missing_ok=True)
+                    continue
+                where = f"process {pid} on {host}"
+                hint = "wait for it to finish" if host == me["host"] else \
+                    f"if that run has ended, delete {self.path}"
+                raise UserError(f"another balancelab run ({where}) is writing this folder; {hint}",
+                                file=str(self.path.parent))
+            with os.fdopen(fd, "w") as fh:
+                json.dump(me, fh)
+            self.held = True
+            return self
+        raise UserError(f"cannot take the lock {self.path}; delete it if no run is writing this folder",
+                        file=str(self.path.parent))
+
+    def _holder(self) -> dict | None:
+        try:
+            doc = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (ValueError, UnicodeDecodeError, OSError):
+            return {"pid": None, "host": "an unknown host (the lock file is unreadable)"}
+        return doc if isinstance(doc, dict) else None
+
+    def __exit__(self, *exc) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+
+# ----------------------------------------------------------------------------- what the tool wrote
+
+_OWN_TOP = {MANIFEST, "config.toml", LEDGER, LOCK, "report.html"}
+_OWN_PATTERNS = (re.compile(r"^rulesets/[0-9a-f]+\.json$"),
+                 re.compile(r"^chunks/point=\d+/games-\d+-\d+\.parquet(\.tmp-\w+)?$"),
+                 re.compile(r"^next-steps/[\w.-]+\.toml$"))
+
+
+def foreign_files(run: Path) -> list[str]:
+    """The files and folders under a run folder that balancelab did not write (relative paths,
+    sorted): what `--overwrite` must not delete."""
+    run = Path(run)
+    out = []
+    for path in sorted(run.rglob("*")):
+        rel = path.relative_to(run).as_posix()
+        if path.is_dir() and not path.is_symlink():
+            if rel in ("rulesets", "chunks", "next-steps") or re.fullmatch(r"chunks/point=\d+", rel):
+                continue
+            if not any(path.iterdir()):
+                out.append(rel + "/")
+            continue
+        if rel in _OWN_TOP or any(p.match(rel) for p in _OWN_PATTERNS):
+            continue
+        out.append(rel)
+    return out

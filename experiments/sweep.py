@@ -27,9 +27,9 @@ from typing import Callable, Iterator
 import numpy as np
 import polars as pl
 
-from simcore.errors import UserError
+from simcore.errors import EnvironmentFault, UserError
 from simcore.games import get_game
-from simcore.runner import RunSpec, chunk_bounds, games_frame, play, run_chunk, tallies_frame
+from simcore.runner import RunSpec, games_frame, play, run_chunk, tallies_frame
 
 from . import store
 from .config import SweepConfig, load_config
@@ -135,7 +135,7 @@ def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep"
     config_file = str(Path(cfg.file).resolve()) if Path(cfg.file).is_file() else cfg.file
     reference = reference_point(cfg, points)
     return {
-        "format": 1, "kind": "balancelab sweep", "command": command, "status": "running",
+        "format": store.FORMAT, "kind": "balancelab sweep", "command": command, "status": "running",
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "config_file": config_file, "config_digest": cfg.digest(), "config": cfg.resolved(),
         "ruleset": cfg.ruleset, "faction_label": game.faction_label, "score_label": game.score_label,
@@ -143,7 +143,6 @@ def build_manifest(cfg: SweepConfig, points: list[Point], command: str = "sweep"
         "entity_kind": game.entity_kind, "end_reasons": list(game.end_reasons),
         "games_per_point": cfg.games, "batch_size": cfg.batch_size, "target_rounds": cfg.resolved()["target_rounds"],
         "reference_point": reference, "board": board_record(game, points, reference), "points": [p.describe() for p in points],
-        "chunks": [chunk_bounds(0, cfg.games, cfg.batch_size) for _ in points],
         "rulesets": rulesets, "versions": versions(), "git": git_revision(), "sessions": [],
     }
 
@@ -167,6 +166,8 @@ def _check_options(jobs, backend, scheduler) -> None:
         raise UserError(f"unknown backend {backend!r}; choose loky or dask", key="--backend")
     if scheduler is not None and backend != "dask":
         raise UserError("a scheduler address needs --backend dask", key="--scheduler")
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
 
 
 def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
@@ -193,14 +194,33 @@ def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
     return old
 
 
+def check_scheduler_address(address: str) -> None:
+    """A dask scheduler address that parses (`tcp://HOST:PORT`, `HOST:PORT`), else a UserError."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    try:
+        scheme, loc = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(loc)
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"is not a scheduler address like tcp://HOST:8786 ({exc})", key="--scheduler") from None
+
+
+def _lost_cluster(exc: BaseException) -> bool:
+    """Whether an error raised while waiting on a remote cluster says the cluster went away."""
+    from distributed.client import FutureCancelledError
+    return isinstance(exc, (OSError, TimeoutError, FutureCancelledError)) and not isinstance(exc, UserError)
+
+
 def _dask_client(jobs: int, scheduler: str | None, processes: bool):
     import logging
     from distributed import Client, LocalCluster
     if scheduler:
+        check_scheduler_address(scheduler)
         try:
             return Client(scheduler, timeout="20s"), None
         except (OSError, TimeoutError) as exc:
-            raise UserError(f"cannot reach the dask scheduler: {exc}", key="--scheduler") from None
+            raise EnvironmentFault(f"--scheduler {scheduler}: cannot reach the dask scheduler ({exc}); "
+                                   "is it running, and is the address right?") from None
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=processes,
                            dashboard_address=None, silence_logs=logging.ERROR)
     return Client(cluster), cluster
@@ -259,6 +279,11 @@ def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 
     if backend == "dask" and scheduler:
         _dask_client(jobs, scheduler, dask_processes)[0].close()   # reachable? (before writing anything)
     out.mkdir(parents=True, exist_ok=True)
+    with store.RunLock(out, note=lambda text: print(text, file=sys.stderr)):
+        return _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, dask_processes, play)
+
+
+def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, dask_processes, play) -> Path:
     store.remove_partial(out)
     if not (out / "config.toml").exists():
         if cfg.text:
@@ -268,22 +293,37 @@ def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 
     _write_ruleset_data(out, points)
     store.write_json(out / store.MANIFEST, manifest)
     run = store.Run(out)
+    damaged = run.damaged()
+    for i, a, b, path, why in damaged:
+        print(f"note: replaying {path.relative_to(out)}: {why}", file=sys.stderr)
+        path.unlink(missing_ok=True)
     todo = run.missing()
     by_index = {p.index: p for p in points}
     tasks = [(i, by_index[i].spec, a, b, by_index[i].track) for i, a, b in todo]
     total = len(points) * cfg.games
     left = sum(b - a for _, a, b in todo)
     session = {"started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "jobs": jobs,
-               "backend": backend, "scheduler": scheduler, "chunks": len(tasks), "games": left}
+               "backend": backend, "scheduler": scheduler, "chunks": len(tasks), "games": left,
+               "replayed": len(damaged)}
     t0 = time.perf_counter()
     from tqdm import tqdm
     with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=None if progress else True,
               file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar:
-        for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
-            store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
-            bar.update(b - a)
+        written = 0
+        try:
+            for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
+                record = store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
+                store.record_chunk(out, point, a, b, record)
+                written += 1
+                bar.update(b - a)
+        except Exception as exc:
+            if backend != "dask" or not scheduler or not _lost_cluster(exc):
+                raise
+            raise EnvironmentFault(f"--scheduler {scheduler}: the dask cluster was lost after {written} of "
+                                   f"{len(tasks)} chunks ({type(exc).__name__}: {exc}); the finished chunks are "
+                                   f"kept in {out}: start the scheduler again and resume with --resume") from None
     session["seconds"] = round(time.perf_counter() - t0, 3)
     manifest["sessions"] = manifest.get("sessions", []) + [session]
-    manifest["status"] = "complete" if not run.missing() else "incomplete"
+    manifest["status"] = "complete" if written == len(tasks) else "incomplete"
     store.write_json(out / store.MANIFEST, manifest)
     return out

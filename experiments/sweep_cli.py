@@ -49,9 +49,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     try:
         run_sweep(cfg, out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
                   progress=not args.quiet)
-    except KeyboardInterrupt:
-        print(f"balancelab: interrupted; finished chunks are kept: resume with "
-              f"`balancelab sweep {args.config} --out {out} --resume`", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        e.hint = (f"interrupted; finished chunks are kept: resume with "
+                  f"`balancelab sweep {args.config} --out {out} --resume`")
         raise
     run = open_run(out)
     games = len(run.points) * run.manifest["games_per_point"]
@@ -62,15 +62,22 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from reports.html import write_report
+    if Path(args.run_dir).is_file():
+        raise UserError("is a file; give the run folder written by `sweep` or `run --out`", file=str(args.run_dir))
     run = open_run(args.run_dir)
+    damaged = run.damaged()
+    if damaged:
+        point, a, b, path, why = damaged[0]
+        more = f" (and {len(damaged) - 1} more chunks)" if len(damaged) > 1 else ""
+        raise UserError(f"chunk of point {point}, games {a}-{b} {why}{more}; replay it with "
+                        f"`balancelab sweep {run.path / 'config.toml'} --out {run.path} --resume`", file=str(path))
     missing = run.missing()
     manifest = dict(run.manifest, _missing_chunks=len(missing))
     games = run.games()
     if games.height == 0:
         raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(args.run_dir))
     out = Path(args.out) if args.out else run.path / "report.html"
-    if out.exists() and out.is_dir():
-        raise UserError("is a folder; give a file name for the report", file=str(out))
+    check_report_targets(out)
     write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_balance_table(run)
     print_targets(run)
@@ -79,6 +86,37 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
     print(f"wrote {out}")
     return 0
+
+
+REPORT_MARK = "<title>Balance report:"                       # in every report.html balancelab writes
+STEP_MARK = "# Written by the balance report's verdict"        # the first line of every next-step config
+
+
+def _starts_with(path: Path, mark: str, size: int = 4096) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return mark in fh.read(size)
+    except OSError:
+        return False
+
+
+def check_report_targets(out: Path) -> None:
+    """Refuse, before anything is computed, to overwrite a file `report` did not write: the HTML
+    file itself, or a .toml in the next-steps folder beside it (the verdict's next-step configs)."""
+    if out.is_dir():
+        raise UserError("is a folder; give a file name for the report", file=str(out))
+    if out.exists() and not _starts_with(out, REPORT_MARK):
+        raise UserError("exists and is not a balance report balancelab wrote; choose another --out", file=str(out))
+    steps = out.parent / "next-steps"
+    if steps.exists() and not steps.is_dir():
+        raise UserError("is a file, and the report writes its next-step configs in a folder of that name; "
+                        "move the file or choose another --out folder", file=str(steps))
+    if steps.is_dir():
+        theirs = sorted(p.name for p in steps.glob("*.toml") if not _starts_with(p, STEP_MARK, 200))
+        if theirs:
+            raise UserError(f"holds configs balancelab did not write ({', '.join(theirs[:5])}); the report "
+                            "writes its next-step configs there: move them or choose another --out folder",
+                            file=str(steps))
 
 
 def reference_tables(run) -> dict:

@@ -27,3 +27,13 @@ class UserError(Exception):
             where.append(f"key '{self.key}'")
         prefix = ": ".join(where)
         return f"{prefix}: {self.message}" if prefix else self.message
+
+
+class EnvironmentFault(Exception):
+    """The machine failed the work, not the user (a full disk, a lost scheduler): the command
+    line prints one line (with a resume command where chunks were kept) and exits with
+    code 3 (docs/reliability.md)."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)

@@ -308,6 +308,10 @@ class GameData:
                 if p.name not in known and not p.name.startswith(".") and p.suffix in (".csv", ".toml"):
                     raise UserError(f"unknown data file; expected some of: {', '.join(sorted(known))}",
                                     file=str(p))
+            if not any((data_dir / f).exists() for f in known):
+                raise UserError(f"holds none of {self.name}'s data files (expected some of: "
+                                f"{', '.join(sorted(known))}); to play the built-in data, leave out --data",
+                                file=str(data_dir))
         params_path = self._pick(data_dir, "params.toml")
         meta, specs = parse_params(self.data_dir / "params.toml")
         if params_path != self.data_dir / "params.toml":

@@ -17,6 +17,7 @@ count (copies acquired), wins (win shares of the seat in those games); summed ov
 """
 from __future__ import annotations
 
+from collections.abc import Sequence as _Sequence
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -29,6 +30,56 @@ from .ruleset import Ruleset
 
 DEFAULT_BATCH = 20_000
 MAX_SEED = 2**63 - 1               # seeds are hashed as 64-bit words (simcore.rng)
+# The limits of a request (docs/reliability.md). Games stream chunk by chunk, so memory is
+# flat in the number of games; these bound what a run folder and a chunk may hold.
+MAX_GAMES = 10**12                 # games of one point (or one run): far beyond any run's time
+MAX_BATCH = 1_000_000              # games in one chunk: its rows are held in memory at once
+MAX_CHUNKS = 10**6                 # chunks per point: one file each in the run folder
+MAX_JOBS = 1024                    # worker processes
+MAX_HELD_GAMES = 10**7             # games of a command that holds every game's rows in memory at once
+                                   # (compare, ladder, luck, train, bench): about 1 GB of rows
+MAX_PLAYERS = 100                  # a first bound on a player count; each game then checks its own range
+
+
+def check_count(value, key: str, lo: int, hi: int, what: str = "") -> int:
+    """A whole number from lo to hi, else a UserError naming the key, the bounds and the value."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        shown = value if not isinstance(value, int) or abs(value) < 10**15 else f"about 10^{len(str(abs(value))) - 1}"
+        raise UserError(f"must be a whole number from {lo:,} to {hi:,}{what}, got {shown}", key=key)
+    return value
+
+
+def check_run_size(games: int, batch_size: int, games_key: str = "games", batch_key: str = "batch_size") -> None:
+    """Games and batch size within the limits, and no more than MAX_CHUNKS chunks."""
+    check_count(games, games_key, 0, MAX_GAMES)
+    check_count(batch_size, batch_key, 1, MAX_BATCH)
+    if -(-games // batch_size) > MAX_CHUNKS:
+        raise UserError(f"{games:,} games in chunks of {batch_size:,} make more than {MAX_CHUNKS:,} chunk files; "
+                        f"raise the batch size to at least {-(-games // MAX_CHUNKS):,}", key=batch_key)
+
+
+class ChunkBounds(_Sequence):
+    """The chunks [a, b) of games [start, stop), batch_size games each, generated on demand:
+    a billion-game request costs no memory to plan."""
+
+    def __init__(self, start: int, stop: int, batch_size: int):
+        self.start, self.stop, self.batch_size = start, stop, batch_size
+        self._starts = range(start, stop, batch_size)
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        a = self._starts[i]
+        return a, min(a + self.batch_size, self.stop)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, tuple, ChunkBounds)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"ChunkBounds({self.start}, {self.stop}, {self.batch_size})"
 
 
 @dataclass(frozen=True)
@@ -93,10 +144,11 @@ def check_spec(ruleset: Ruleset, bots, players: int, factions=None, seed: int = 
                    bool(trajectories))
 
 
-def chunk_bounds(start: int, stop: int, batch_size: int) -> list[tuple[int, int]]:
+def chunk_bounds(start: int, stop: int, batch_size: int) -> ChunkBounds:
+    """The chunks of games [start, stop): a lazy sequence of (a, b) pairs."""
     if batch_size < 1:
         raise UserError(f"batch size must be at least 1, got {batch_size}", key="batch_size")
-    return [(a, min(a + batch_size, stop)) for a in range(start, stop, batch_size)]
+    return ChunkBounds(start, stop, batch_size)
 
 
 def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -229,8 +281,7 @@ def iter_chunks(spec: RunSpec, games: int, batch_size: int = DEFAULT_BATCH, jobs
     With jobs > 1 the chunks run in worker processes (joblib); results come back in order
     and are yielded as they arrive, so memory holds only the chunks in flight.
     """
-    if not isinstance(games, int) or games < 0:
-        raise UserError(f"games must be a non-negative whole number, got {games!r}", key="games")
+    check_run_size(games, batch_size)
     if not isinstance(jobs, int) or jobs < 1:
         raise UserError(f"jobs must be at least 1, got {jobs!r}", key="jobs")
     bounds = chunk_bounds(start, start + games, batch_size)

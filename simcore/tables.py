@@ -37,6 +37,12 @@ class TableSchema:
     doc: str = ""
     key: str = "name"                # column whose values name a row (for errors, lookups)
     unique_key: bool = False         # True: no two rows may share the key
+    unique: tuple[str, ...] = ()     # the columns that together name a row, when the key alone does not
+
+    def identity(self) -> tuple[str, ...]:
+        """The columns no two rows may share all of: `unique`, else the key when unique_key.
+        Every table of every game has one (tests/games/test_bad_data.py)."""
+        return self.unique or ((self.key,) if self.unique_key else ())
 
     def names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -151,13 +157,17 @@ def _read(path: Path, schema: TableSchema, problems: list[UserError]) -> tuple[d
         return ()
     if not rows and not problems:
         problems.append(UserError("has no rows", file=file))
-    if schema.unique_key and schema.key in schema.names():
+    ident = schema.identity()
+    if ident and set(ident) <= set(schema.names()):
         seen: dict = {}
+        named = " and ".join(ident)
         for row in rows:
-            k = row[schema.key]
+            k = tuple(row[c] for c in ident)
             if k in seen:
-                problems.append(UserError(f"duplicate {schema.key} {k!r} (also on row {seen[k]}); each row needs its "
-                                          f"own {schema.key} (use `copies` for several identical cards)",
+                shown = k[0] if len(k) == 1 else k
+                problems.append(UserError(f"duplicate {named} {shown!r} (also on row {seen[k]}); each row needs its "
+                                          f"own {named}" + (" (use `copies` for several identical cards)"
+                                                            if "copies" in schema.names() else ""),
                                           file=file, row=row["_row"]))
             else:
                 seen[k] = row["_row"]

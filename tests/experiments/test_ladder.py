@@ -69,7 +69,7 @@ def test_cli_ladder_ranks_greedy_above_random_and_writes_its_files(tmp_path, cap
     html = (out / "ladder.html").read_text()
     assert "How much skill matters" in html and "data:image/png;base64," in html
     # A second ladder into the same folder needs --overwrite.
-    assert cli.main(["ladder", "evolversi", "--bots", "random,greedy", "--games", "8", "--out", str(out),
+    assert cli.main(["ladder", "evolversi", "--bots", "random,greedy", "--games", "80", "--out", str(out),
                      "--quiet"]) == 2
     assert "--overwrite" in capsys.readouterr().err
 

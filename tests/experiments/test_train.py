@@ -87,7 +87,7 @@ def test_a_failed_write_leaves_no_file_behind(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args,expect", [
     (["--budget", "5"], "cannot pay one generation"),
-    (["--budget", "0"], "positive number of games"),
+    (["--budget", "0"], "must be a whole number from 1"),
     (["--players", "9"], "players"),
     (["--field", "greedi"], "did you mean 'greedy'"),
     (["--out", "/no/such/folder/w.toml"], "folder does not exist"),

@@ -83,3 +83,28 @@ def test_an_unknown_parameter_is_named(game, tmp_path):
 @pytest.mark.parametrize("game", GAMES)
 def test_an_unknown_bot_is_named(game, tmp_path):
     _assert_one_clear_line(_cli("run", game, "--bots", "nobody", "--games", "5", cwd=tmp_path), "nobody")
+
+
+def _every_table():
+    return [(game, name) for game in GAMES for name, _ in _tables(game)]
+
+
+def test_every_table_of_every_game_names_what_identifies_a_row():
+    """The one rule for all four games: each table declares the columns no two rows may share."""
+    missing = [(game, name) for game, name in _every_table() if not get_game(game).data.schemas[name].identity()]
+    assert missing == []
+
+
+@pytest.mark.parametrize("game, name", _every_table())
+def test_a_duplicated_row_is_refused_naming_file_and_row(game, name, tmp_path):
+    from simcore.errors import UserError
+    schema = get_game(game).data.schemas[name]
+    src = get_game(game).data.data_dir / schema.file
+    lines = src.read_text(encoding="utf-8").splitlines()
+    mine = tmp_path / "mine"
+    (mine / schema.file).parent.mkdir(parents=True)
+    (mine / schema.file).write_text("\n".join(lines + [lines[1]]) + "\n", encoding="utf-8")
+    with pytest.raises(UserError) as err:
+        get_game(game).data.load("default", data_dir=mine)
+    assert err.value.file.endswith(schema.file) and err.value.row == len(lines) + 1
+    assert "duplicate" in err.value.message and "also on row 2" in err.value.message

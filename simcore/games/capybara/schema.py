@@ -36,7 +36,7 @@ CARDS = TableSchema("cards.csv", (
     Column("text", str, required=False, default=""),
     Column("active", int, min=0, max=1, required=False, default=1,
            doc="1; 0 = knocked out: still dealt, held, played and discarded, its effect does nothing"),
-), doc="Capybara cards: one row per card design (name, colour)")
+), doc="Capybara cards: one row per card design (name, colour)", unique=("name", "colour"))
 
 STRIKES = TableSchema("strikes.csv", (
     Column("name", str, doc="strike name"),

@@ -75,7 +75,8 @@ WHEEL = TableSchema("wheel.csv", (
     Column("class", str, choices=CLASSES, doc="what that terrain is in that sector"),
     source_column(),
     Column("text", str, required=False, default=""),
-), doc="The climate wheel: every terrain's class in every sector", key="sector")
+), doc="The climate wheel: every terrain's class in every sector", key="sector",
+   unique=("sector", "terrain"))
 
 DIE = TableSchema("die.csv", (
     Column("name", str, doc="face name"),
@@ -107,7 +108,8 @@ def _map_schemas() -> dict[str, TableSchema]:
             Column("zone", str, doc="a zone of zones.csv"),
             Column("neighbour", str, doc="a zone adjacent to it (the reverse row must exist too)"),
             source_column(),
-        ), doc=f"The {players}-player board: one row per adjacency and direction", key="zone")
+        ), doc=f"The {players}-player board: one row per adjacency and direction", key="zone",
+            unique=("zone", "neighbour"))
     return out
 
 

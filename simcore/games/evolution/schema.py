@@ -33,6 +33,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 CARDS_SCHEMA = TableSchema(
     file="cards.csv",
     key="trait",
+    unique=("deck", "trait", "food"),
     doc="Trait cards: one row per (deck, trait, food value) with its number of copies.",
     columns=(
         Column("deck", str, doc="which deck this row belongs to (param `deck` picks one)"),

@@ -71,7 +71,7 @@ CARDS = TableSchema("cards.csv", (
     source_column(),
     _printed_column(),
     Column("text", str, required=False, default=""),
-), doc="Starting cards (6 per animal) and Evolution cards (market deck)")
+), doc="Starting cards (6 per animal) and Evolution cards (market deck)", unique=("name", "deck", "animal"))
 
 EVENTS = TableSchema("events.csv", (
     Column("name", str),
