@@ -1,0 +1,310 @@
+"""Decide with fewer games: a paired sequential test, checked after each chunk, up to a cap.
+
+Every check compares two arms on the same game indices (common random numbers). Each game
+gives one paired difference d = (the checked seat's or entity's result in arm B) - (in arm A),
+a number in [-1, 1] (a win share; a shared win counts as its share). The question is
+whether the true mean difference (the effect) matters:
+
+    H0: |effect| <= d0   (no effect worth reporting; default d0 = 0.5 pp)
+    H1: |effect| >= d1   (an effect;                 default d1 = 2 pp)
+
+The test (`decide`) is a pair of one-sided Wald SPRTs on the normal approximation of the
+mean (the generalised SPRT that chess-engine testing runs on paired games): one tests
++d0 against +d1, the other -d0 against -d1, each with the log-likelihood ratio
+
+    LLR = n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 var)
+
+against Wald's bounds log(beta / (1 - alpha)) (accept its H0) and log((1 - beta) / alpha)
+(accept its H1). The check decides "effect" (with the sign of the side) as soon as one side
+accepts H1, "no effect" once both sides accepted H0, and stays "open" otherwise; at the cap
+it stops open ("undecided at the cap"). alpha bounds the rate of a false "effect" when
+|effect| <= d0, beta the rate of a false "no effect" when |effect| >= d1; both are
+measured by simulation on planted truths (tests/reports/test_sequential_error_rates.py,
+docs/metrics.md, section "Deciding with fewer games").
+
+The test is looked at after each chunk (group-sequential): it only ever stops at a chunk's
+end, which makes the stated rates slightly conservative.
+
+An interval shown after a data-dependent stop is not a fixed-n 95% interval: `confidence_sequence`
+is the asymptotic confidence sequence of Waudby-Smith et al. (2021, a normal-mixture boundary
+after Howard et al.), which holds its level uniformly over every number of games, so it stays
+valid whenever the test stopped.
+
+The per-game differences are summarised by running sums (`Tally`): n, sum, sum of squares;
+chunks add up, so a check never keeps its games.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Callable, Iterable
+
+import numpy as np
+
+# The defaults of a check (docs/metrics.md, "Deciding with fewer games").
+INDIFFERENCE = 0.005   # d0: an effect of at most 0.5 pp is "no effect"
+EFFECT = 0.02          # d1: an effect of at least 2 pp is "an effect"
+ALPHA = 0.05           # rate of a false "effect" when |effect| <= d0
+BETA = 0.05            # rate of a false "no effect" when |effect| >= d1
+CHUNK = 500            # games between looks
+CAP = 100_000          # games per check at most
+MIN_GAMES = 500        # no decision before this many games (the variance estimate must settle)
+
+EFFECT_UP, EFFECT_DOWN, NO_EFFECT, OPEN = "effect (up)", "effect (down)", "no effect", "open"
+
+
+@dataclass(frozen=True)
+class Design:
+    """The hypotheses, error rates and schedule of a sequential check (fractions, not pp)."""
+
+    d0: float = INDIFFERENCE
+    d1: float = EFFECT
+    alpha: float = ALPHA
+    beta: float = BETA
+    chunk: int = CHUNK
+    cap: int = CAP
+    min_games: int = MIN_GAMES
+
+    def problems(self) -> list[str]:
+        """What is wrong with the numbers (empty when the design is usable)."""
+        out = []
+        if not 0 <= self.d0 < self.d1 <= 1:
+            out.append(f"needs 0 <= d0 < d1 <= 1, got d0 = {self.d0}, d1 = {self.d1}")
+        for name, v in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < v < 0.5:
+                out.append(f"{name} must be between 0 and 0.5, got {v}")
+        for name, v in (("chunk", self.chunk), ("cap", self.cap), ("min_games", self.min_games)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                out.append(f"{name} must be a whole number of games >= 1, got {v!r}")
+        return out
+
+    @property
+    def lower(self) -> float:
+        """Wald's bound below which a side accepts its H0."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Wald's bound above which a side accepts its H1."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def var_floor(self) -> float:
+        """The smallest per-game variance used: that of a difference of mean d0 on {-1, 0, 1}.
+
+        A difference with mean mu taking values in {-1, 0, 1} has variance >= |mu| (1 - |mu|);
+        the floor keeps a few identical early games from looking like certainty.
+        """
+        return self.d0 * (1 - self.d0) if self.d0 > 0 else self.d1 * (1 - self.d1) / 4
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Running sums of a check's per-game paired differences."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, diffs) -> "Tally":
+        d = np.asarray(diffs, dtype=float).ravel()
+        return Tally(self.n + d.size, self.total + float(d.sum()), self.squares + float((d * d).sum()))
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else math.nan
+
+    @property
+    def var(self) -> float:
+        """Sample variance (n - 1 denominator); nan below two games."""
+        if self.n < 2:
+            return math.nan
+        return max(self.squares - self.total * self.total / self.n, 0.0) / (self.n - 1)
+
+
+def llr(n, mean, var, mu0: float, mu1: float):
+    """Normal-approximation log-likelihood ratio of mean mu1 against mu0 after n games; vectorised."""
+    n, mean, var = (np.asarray(v, dtype=float) for v in (n, mean, var))
+    return n * (mu1 - mu0) * (2 * mean - mu0 - mu1) / (2 * var)
+
+
+def side_llrs(n, mean, var, design: Design):
+    """(LLR of +d1 against +d0, LLR of -d1 against -d0); the variance floored (Design.var_floor)."""
+    v = np.maximum(np.asarray(var, dtype=float), design.var_floor())
+    return llr(n, mean, v, design.d0, design.d1), llr(n, mean, v, -design.d0, -design.d1)
+
+
+def decide(n, mean, var, design: Design = Design(), up_closed=None, down_closed=None):
+    """The decision after n games, vectorised: EFFECT_UP, EFFECT_DOWN, NO_EFFECT or OPEN.
+
+    `up_closed` / `down_closed`: (optional, bool) the side already accepted its H0 at an earlier
+    look; a side that accepted H0 stays closed (Wald's test stops there), so NO_EFFECT needs
+    both closed, now or before. Returns (decision array, up_closed, down_closed).
+    """
+    n = np.asarray(n, dtype=float)
+    up, down = side_llrs(n, mean, var, design)
+    ready = n >= design.min_games
+    up_closed = np.zeros(n.shape, bool) if up_closed is None else np.asarray(up_closed, bool)
+    down_closed = np.zeros(n.shape, bool) if down_closed is None else np.asarray(down_closed, bool)
+    up_h1 = ready & ~up_closed & (up >= design.upper)
+    down_h1 = ready & ~down_closed & (down >= design.upper)
+    up_closed = up_closed | (ready & (up <= design.lower))
+    down_closed = down_closed | (ready & (down <= design.lower))
+    out = np.full(n.shape, OPEN, dtype=object)
+    out[up_closed & down_closed] = NO_EFFECT
+    out[down_h1] = EFFECT_DOWN
+    out[up_h1 & (up >= down)] = EFFECT_UP
+    out[up_h1 & down_h1 & (down > up)] = EFFECT_DOWN
+    return out, up_closed, down_closed
+
+
+def cs_rho2(t_opt: float, alpha: float = ALPHA) -> float:
+    """The mixture's tuning: the confidence sequence is narrowest near t_opt games."""
+    la = -2 * math.log(alpha)
+    return (la + math.log(la + 1)) / t_opt
+
+
+def confidence_sequence(n, mean, var, alpha: float = ALPHA, t_opt: float = 10_000.0):
+    """(lo, hi): a two-sided 1 - alpha confidence sequence for the mean; vectorised.
+
+    Valid at every n at once (so after any stopping rule), asymptotically: mean +- sd *
+    sqrt(2 (n rho2 + 1) / (n^2 rho2) * log(sqrt(n rho2 + 1) / alpha)) with rho2 = cs_rho2(t_opt).
+    """
+    n, mean, var = (np.asarray(v, dtype=float) for v in (n, mean, var))
+    rho2 = cs_rho2(t_opt, alpha)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = np.sqrt(var) * np.sqrt(2 * (n * rho2 + 1) / (n * n * rho2) * np.log(np.sqrt(n * rho2 + 1) / alpha))
+    return mean - half, mean + half
+
+
+def fixed_games(var: float, design: Design = Design()) -> float:
+    """Games a fixed-count test needs for the same error rates: reject "no effect" when
+    |mean| > c, with P(reject | effect d0) = alpha and P(accept | effect d1) = beta."""
+    z = NormalDist().inv_cdf
+    return var * ((z(1 - design.alpha) + z(1 - design.beta)) / (design.d1 - design.d0)) ** 2
+
+
+@dataclass
+class Check:
+    """One check's state: its tally, its open sides, its decision and the games that decided it."""
+
+    name: str
+    tally: Tally = Tally()
+    up_closed: bool = False
+    down_closed: bool = False
+    decision: str = OPEN
+    decided_at: int | None = None      # games when decided (None: open)
+
+    @property
+    def is_open(self) -> bool:
+        return self.decision == OPEN
+
+    def look(self, diffs, design: Design) -> None:
+        """Add a chunk of per-game differences and update the decision."""
+        self.tally = self.tally.add(diffs)
+        t = self.tally
+        dec, up, down = decide(t.n, t.mean, t.var, design, self.up_closed, self.down_closed)
+        self.up_closed, self.down_closed = bool(up), bool(down)
+        if dec.item() != OPEN:
+            self.decision, self.decided_at = str(dec.item()), t.n
+
+    def row(self, design: Design, t_opt: float | None = None) -> dict:
+        """The check as a row: decision, games that decided it, mean and its confidence sequence."""
+        t = self.tally
+        var = max(t.var, design.var_floor()) if t.n > 1 else math.nan
+        if t_opt is None:
+            t_opt = max(fixed_games(var, design), design.chunk) if t.n > 1 else design.chunk
+        lo, hi = confidence_sequence(t.n, t.mean, var, design.alpha, t_opt)
+        return {"check": self.name, "decision": self.decision if self.decision != OPEN else
+                ("undecided at the cap" if t.n >= design.cap else OPEN),
+                "decided_after": self.decided_at, "games": t.n, "effect": t.mean,
+                "cs_low": float(lo), "cs_high": float(hi)}
+
+
+def run_until_decided(names: Iterable[str], play: Callable[[list[str], int, int], dict], design: Design = Design(),
+                      budget: int | None = None) -> list[Check]:
+    """Play chunks until every check is decided, at its cap, or the shared budget is spent.
+
+    `play(open_names, start, stop)` plays game indices start..stop-1 for the checks still open
+    and returns {name: per-game differences}; `budget`: games over all checks at most (a
+    check that stops early frees its games for those still open). Every check sees the same
+    game indices, chunk after chunk.
+    """
+    checks = {name: Check(name) for name in names}
+    spent, start = 0, 0
+    while True:
+        live = [c.name for c in checks.values() if c.is_open and c.tally.n < design.cap]
+        if not live:
+            break
+        stop = min(start + design.chunk, design.cap)
+        if budget is not None and spent + len(live) * (stop - start) > budget:
+            stop = start + (budget - spent) // len(live)
+            if stop <= start:
+                break
+        for name, diffs in play(live, start, stop).items():
+            checks[name].look(diffs, design)
+        spent += len(live) * (stop - start)
+        start = stop
+    return list(checks.values())
+
+
+# ----------------------------------------------------------------------------- planted truths
+
+def paired_outcomes(base: float, effect: float, corr: float) -> tuple[float, float]:
+    """P(d = +1), P(d = -1) for the difference of two correlated wins: A ~ Bernoulli(base),
+    B ~ Bernoulli(base + effect), Pearson correlation `corr` between A and B."""
+    pa, pb = base, base + effect
+    both = pa * pb + corr * math.sqrt(pa * (1 - pa) * pb * (1 - pb))
+    up, down = pb - both, pa - both
+    if not (0 <= both <= min(pa, pb) and up >= 0 and down >= 0 and up + down <= 1):
+        raise ValueError(f"no paired Bernoulli law with base {base}, effect {effect}, correlation {corr}")
+    return up, down
+
+
+def simulate(effect: float, design: Design = Design(), base: float = 0.25, corr: float = 0.5, reps: int = 1000,
+             seed: int = 0) -> dict:
+    """Run the sequential check `reps` times on planted paired win/loss games; vectorised.
+
+    Returns the decision shares (EFFECT_UP, EFFECT_DOWN, NO_EFFECT, OPEN at the cap), the mean
+    and quantiles of the games each run took, and the fixed-count design's games for the same
+    error rates at the true per-game variance.
+    """
+    up_p, down_p = paired_outcomes(base, effect, corr)
+    rng = np.random.default_rng(seed)
+    n = np.zeros(reps)
+    total = np.zeros(reps)
+    squares = np.zeros(reps)
+    up_closed = np.zeros(reps, bool)
+    down_closed = np.zeros(reps, bool)
+    decision = np.full(reps, OPEN, dtype=object)
+    games = np.zeros(reps)
+    while True:
+        live = (decision == OPEN) & (n < design.cap)
+        if not live.any():
+            break
+        size = int(min(design.chunk, design.cap - n[live].max()))
+        counts = rng.multinomial(size, [up_p, down_p, 1 - up_p - down_p], size=int(live.sum()))
+        n[live] += size
+        total[live] += counts[:, 0] - counts[:, 1]
+        squares[live] += counts[:, 0] + counts[:, 1]
+        mean = total[live] / n[live]
+        var = (squares[live] - total[live] ** 2 / n[live]) / (n[live] - 1)
+        dec, up_closed[live], down_closed[live] = decide(n[live], mean, var, design, up_closed[live], down_closed[live])
+        decision[live] = dec
+        games[live] = n[live]
+    true_var = up_p + down_p - effect ** 2
+    shares = {k: float(np.mean(decision == k)) for k in (EFFECT_UP, EFFECT_DOWN, NO_EFFECT, OPEN)}
+    return {"effect": effect, "reps": reps, **shares, "mean_games": float(games.mean()),
+            "median_games": float(np.median(games)), "p95_games": float(np.quantile(games, 0.95)),
+            "fixed_games": fixed_games(true_var, design), "var": true_var}
+
+
+def wrong_rate(result: dict, design: Design = Design()) -> float:
+    """The share of wrong decisions for the planted effect: "effect" when |effect| <= d0,
+    "no effect" or the wrong sign when |effect| >= d1 (nan in between, where both are right)."""
+    e = result["effect"]
+    if abs(e) <= design.d0:
+        return result[EFFECT_UP] + result[EFFECT_DOWN]
+    if abs(e) >= design.d1:
+        return result[NO_EFFECT] + result[EFFECT_DOWN if e > 0 else EFFECT_UP]
+    return math.nan
