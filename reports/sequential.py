@@ -308,3 +308,34 @@ def wrong_rate(result: dict, design: Design = Design()) -> float:
     if abs(e) >= design.d1:
         return result[NO_EFFECT] + result[EFFECT_DOWN if e > 0 else EFFECT_UP]
     return math.nan
+
+
+PLANTED = (0.0, INDIFFERENCE, (INDIFFERENCE + EFFECT) / 2, EFFECT, -EFFECT, 0.05)
+
+
+def error_rates(design: Design = Design(), effects=PLANTED, reps: int = 2000, base: float = 0.25, corr: float = 0.5,
+                seed: int = 0) -> list[dict]:
+    """One `simulate` row per planted effect, with its wrong-decision rate and the Monte Carlo error.
+
+    `python -c "from reports.sequential import error_rates, table; print(table(error_rates()))"`
+    prints the table of docs/metrics.md, section "Deciding with fewer games".
+    """
+    rows = []
+    for i, e in enumerate(effects):
+        r = simulate(e, design, base, corr, reps, seed + i)
+        w = wrong_rate(r, design)
+        rows.append({**r, "wrong": w, "mc_error": math.sqrt(w * (1 - w) / reps) if w == w else math.nan})
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    """The rows as a Markdown table (effects and rates in pp / %)."""
+    out = ["| planted effect | runs | wrong decisions | effect / no effect / open | games: mean (median, 95th pct) "
+           "| fixed-count games | fixed / mean |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        wrong = "n/a (between d0 and d1)" if r["wrong"] != r["wrong"] else f"{r['wrong']:.1%} +- {r['mc_error']:.1%}"
+        out.append(f"| {r['effect'] * 100:+.2f} pp | {r['reps']:,} | {wrong} | "
+                   f"{r[EFFECT_UP] + r[EFFECT_DOWN]:.1%} / {r[NO_EFFECT]:.1%} / {r[OPEN]:.1%} | "
+                   f"{r['mean_games']:,.0f} ({r['median_games']:,.0f}, {r['p95_games']:,.0f}) | "
+                   f"{r['fixed_games']:,.0f} | {r['fixed_games'] / r['mean_games']:.1f}x |")
+    return "\n".join(out)
