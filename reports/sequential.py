@@ -50,6 +50,7 @@ BETA = 0.05            # rate of a false "no effect" when |effect| >= d1
 CHUNK = 500            # games between looks
 CAP = 100_000          # games per check at most
 MIN_GAMES = 500        # no decision before this many games (the variance estimate must settle)
+T_OPT = 5_000          # the confidence sequence is tuned (narrowest) near this many games, fixed before the data
 
 EFFECT_UP, EFFECT_DOWN, NO_EFFECT, OPEN = "effect (up)", "effect (down)", "no effect", "open"
 
@@ -164,7 +165,7 @@ def cs_rho2(t_opt: float, alpha: float = ALPHA) -> float:
     return (la + math.log(la + 1)) / t_opt
 
 
-def confidence_sequence(n, mean, var, alpha: float = ALPHA, t_opt: float = 10_000.0):
+def confidence_sequence(n, mean, var, alpha: float = ALPHA, t_opt: float = T_OPT):
     """(lo, hi): a two-sided 1 - alpha confidence sequence for the mean; vectorised.
 
     Valid at every n at once (so after any stopping rule), asymptotically: mean +- sd *
@@ -186,66 +187,111 @@ def fixed_games(var: float, design: Design = Design()) -> float:
 
 @dataclass
 class Check:
-    """One check's state: its tally, its open sides, its decision and the games that decided it."""
+    """One check's state: its tally, its open sides, its decision and the games that decided it.
+
+    `played`: games played for the check so far; its tally may hold fewer differences (a faction
+    that was not in every game). `decided_at`: the games played when it was decided.
+    """
 
     name: str
     tally: Tally = Tally()
+    played: int = 0
     up_closed: bool = False
     down_closed: bool = False
     decision: str = OPEN
-    decided_at: int | None = None      # games when decided (None: open)
+    decided_at: int | None = None
 
     @property
     def is_open(self) -> bool:
         return self.decision == OPEN
 
-    def look(self, diffs, design: Design) -> None:
-        """Add a chunk of per-game differences and update the decision."""
+    def look(self, diffs, design: Design, games: int | None = None) -> None:
+        """Add a chunk's per-game differences (from `games` games, default one per difference) and decide."""
         self.tally = self.tally.add(diffs)
+        self.played += self.tally.n - self.played if games is None else games
         t = self.tally
         dec, up, down = decide(t.n, t.mean, t.var, design, self.up_closed, self.down_closed)
         self.up_closed, self.down_closed = bool(up), bool(down)
         if dec.item() != OPEN:
-            self.decision, self.decided_at = str(dec.item()), t.n
+            self.decision, self.decided_at = str(dec.item()), self.played
 
-    def row(self, design: Design, t_opt: float | None = None) -> dict:
-        """The check as a row: decision, games that decided it, mean and its confidence sequence."""
+    def row(self, design: Design, t_opt: float = T_OPT) -> dict:
+        """The check as a row: decision, games that decided it, mean and its confidence sequence, and
+        the games a fixed-count design with the same error rates needs at the measured variance."""
         t = self.tally
         var = max(t.var, design.var_floor()) if t.n > 1 else math.nan
-        if t_opt is None:
-            t_opt = max(fixed_games(var, design), design.chunk) if t.n > 1 else design.chunk
         lo, hi = confidence_sequence(t.n, t.mean, var, design.alpha, t_opt)
-        return {"check": self.name, "decision": self.decision if self.decision != OPEN else
-                ("undecided at the cap" if t.n >= design.cap else OPEN),
-                "decided_after": self.decided_at, "games": t.n, "effect": t.mean,
-                "cs_low": float(lo), "cs_high": float(hi)}
+        per_game = t.n / self.played if self.played else math.nan     # differences per game played
+        decision = self.decision if self.decision != OPEN else (
+            "undecided at the cap" if self.played >= design.cap else "undecided (budget spent)")
+        return {"check": self.name, "decision": decision, "decided_after": self.decided_at, "games": self.played,
+                "effect": t.mean, "cs_low": float(lo), "cs_high": float(hi),
+                "fixed_games": math.ceil(fixed_games(var, design) / per_game) if var == var and per_game else None}
 
 
-def run_until_decided(names: Iterable[str], play: Callable[[list[str], int, int], dict], design: Design = Design(),
+def run_until_decided(names: Iterable[str] | None, play: Callable[[list[str], int, int], dict], design: Design = Design(),
                       budget: int | None = None) -> list[Check]:
     """Play chunks until every check is decided, at its cap, or the shared budget is spent.
 
     `play(open_names, start, stop)` plays game indices start..stop-1 for the checks still open
-    and returns {name: per-game differences}; `budget`: games over all checks at most (a
-    check that stops early frees its games for those still open). Every check sees the same
-    game indices, chunk after chunk.
+    and returns {name: per-game differences}; `budget`: games over all checks at most (a check
+    that stops early frees its games for those still open). Every check sees the same game
+    indices, chunk after chunk. names=None: the checks are the names the first chunk returns.
     """
-    checks = {name: Check(name) for name in names}
+    checks = {name: Check(name) for name in names or ()}
     spent, start = 0, 0
     while True:
-        live = [c.name for c in checks.values() if c.is_open and c.tally.n < design.cap]
-        if not live:
+        live = [c.name for c in checks.values() if c.is_open and c.played < design.cap]
+        if not live and (start or names is not None):
             break
         stop = min(start + design.chunk, design.cap)
-        if budget is not None and spent + len(live) * (stop - start) > budget:
-            stop = start + (budget - spent) // len(live)
+        if budget is not None and spent + max(len(live), 1) * (stop - start) > budget:
+            stop = start + (budget - spent) // max(len(live), 1)
             if stop <= start:
                 break
-        for name, diffs in play(live, start, stop).items():
-            checks[name].look(diffs, design)
+        diffs = play(live, start, stop)
+        if names is None and not start:
+            checks = {name: Check(name) for name in diffs}
+            live = list(checks)
+        for name in live:
+            checks[name].look(diffs.get(name, ()), design, stop - start)
         spent += len(live) * (stop - start)
         start = stop
     return list(checks.values())
+
+
+def seat_differences(a, b) -> dict[str, np.ndarray]:
+    """Per seat and per faction: the per-game paired differences of win share, B - A.
+
+    a, b: per-game frames of the same game indices (reports.metrics' columns: s{i}_share,
+    s{i}_faction). A faction's difference in a game is its mean share at B minus at A, over the
+    games it played on both sides.
+    """
+    import polars as pl
+    a, b = a.sort("game"), b.sort("game")
+    seats = sorted(int(c[1:-6]) for c in a.columns if c.startswith("s") and c.endswith("_share"))
+    out: dict[str, np.ndarray] = {}
+    share = {}
+    for s in seats:
+        xa, xb = (df[f"s{s}_share"].cast(pl.Float64).to_numpy() for df in (a, b))
+        share[s] = (xa, xb)
+        seated = ~(np.isnan(xa) | np.isnan(xb))
+        out[f"seat {s}"] = (xb - xa)[seated]
+    if seats and f"s{seats[0]}_faction" in a.columns:
+        fa = {s: a[f"s{s}_faction"].cast(pl.Utf8).to_numpy() for s in seats}
+        fb = {s: b[f"s{s}_faction"].cast(pl.Utf8).to_numpy() for s in seats}
+        names = sorted({str(v) for f in (*fa.values(), *fb.values()) for v in f if v is not None})
+        for name in names:
+            xa, na, xb, nb = (np.zeros(a.height) for _ in range(4))
+            for s in seats:
+                ma, mb = fa[s] == name, fb[s] == name
+                xa += np.where(ma, np.nan_to_num(share[s][0]), 0)
+                xb += np.where(mb, np.nan_to_num(share[s][1]), 0)
+                na += ma
+                nb += mb
+            both = (na > 0) & (nb > 0)
+            out[name] = xb[both] / nb[both] - xa[both] / na[both]
+    return out
 
 
 # ----------------------------------------------------------------------------- planted truths
