@@ -101,26 +101,40 @@ class Design:
 
 @dataclass(frozen=True)
 class Tally:
-    """Running sums of a check's per-game paired differences."""
+    """Running sums of a check's per-game paired differences.
+
+    Plain: one difference d per game, the effect is their mean. As a ratio: per game a summed
+    difference `num` over `den` units (e.g. the holders of a knocked-out card), the effect is
+    sum(num) / sum(den), with the delta-method variance scaled to one game (var / n is the
+    variance of the effect). A plain tally is the ratio with den = 1.
+    """
 
     n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
+    total: float = 0.0      # sum of num (of d)
+    squares: float = 0.0    # sum of num^2
+    weight: float = 0.0     # sum of den (n for a plain tally)
+    cross: float = 0.0      # sum of num * den
+    weight2: float = 0.0    # sum of den^2
 
-    def add(self, diffs) -> "Tally":
-        d = np.asarray(diffs, dtype=float).ravel()
-        return Tally(self.n + d.size, self.total + float(d.sum()), self.squares + float((d * d).sum()))
+    def add(self, diffs, den=None) -> "Tally":
+        num = np.asarray(diffs, dtype=float).ravel()
+        den = np.ones_like(num) if den is None else np.asarray(den, dtype=float).ravel()
+        return Tally(self.n + num.size, self.total + float(num.sum()), self.squares + float((num * num).sum()),
+                     self.weight + float(den.sum()), self.cross + float((num * den).sum()),
+                     self.weight2 + float((den * den).sum()))
 
     @property
     def mean(self) -> float:
-        return self.total / self.n if self.n else math.nan
+        return self.total / self.weight if self.weight else math.nan
 
     @property
     def var(self) -> float:
-        """Sample variance (n - 1 denominator); nan below two games."""
-        if self.n < 2:
+        """Per-game variance of the effect (n - 1 denominator); nan below two games or without units."""
+        if self.n < 2 or not self.weight:
             return math.nan
-        return max(self.squares - self.total * self.total / self.n, 0.0) / (self.n - 1)
+        r = self.mean
+        resid = max(self.squares - 2 * r * self.cross + r * r * self.weight2, 0.0)    # sum (num - r den)^2
+        return resid / (self.n - 1) * (self.n / self.weight) ** 2
 
 
 def llr(n, mean, var, mu0: float, mu1: float):
@@ -206,9 +220,12 @@ class Check:
         return self.decision == OPEN
 
     def look(self, diffs, design: Design, games: int | None = None) -> None:
-        """Add a chunk's per-game differences (from `games` games, default one per difference) and decide."""
-        self.tally = self.tally.add(diffs)
-        self.played += self.tally.n - self.played if games is None else games
+        """Add a chunk's per-game differences (from `games` games, default one per difference) and decide.
+
+        `diffs`: an array of differences, or (num, den) arrays for a ratio (Tally)."""
+        before = self.tally.n
+        self.tally = self.tally.add(*diffs) if isinstance(diffs, tuple) else self.tally.add(diffs)
+        self.played += self.tally.n - before if games is None else games
         t = self.tally
         dec, up, down = decide(t.n, t.mean, t.var, design, self.up_closed, self.down_closed)
         self.up_closed, self.down_closed = bool(up), bool(down)

@@ -126,3 +126,24 @@ def test_the_scheduler_stops_each_check_when_decided_and_keeps_a_shared_budget()
     S.run_until_decided(truths, lambda names, a, b: spent.append(len(names) * (b - a)) or play(names, a, b),
                         DESIGN, budget=4000)
     assert sum(spent) <= 4000
+
+
+@given(st.lists(st.tuples(st.sampled_from([-2.0, -1.0, 0.0, 1.0, 2.0]), st.integers(0, 3)), min_size=3, max_size=60))
+def test_a_ratio_tally_matches_the_delta_method_of_the_holders_effect(rows):
+    num = np.array([min(max(a, -b), b) for a, b in rows])
+    den = np.array([b for _, b in rows], float)
+    t = S.Tally().add(num, den)
+    if den.sum() == 0:
+        assert math.isnan(t.mean)
+        return
+    r = num.sum() / den.sum()
+    n = len(rows)
+    assert t.mean == pytest.approx(r)
+    se2 = ((num - r * den) ** 2).sum() * n / (n - 1) / den.sum() ** 2     # reports.metrics.ratio_interval's
+    assert t.var / n == pytest.approx(se2, abs=1e-12)
+
+
+def test_a_ratio_tally_with_unit_weights_is_the_plain_tally():
+    d = np.array([1.0, 0.0, -1.0, 0.5, 1.0])
+    a, b = S.Tally().add(d), S.Tally().add(d, np.ones(5))
+    assert (a.mean, a.var) == pytest.approx((b.mean, b.var))
