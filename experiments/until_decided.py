@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 from typing import Callable
 
+import numpy as np
 import polars as pl
 
 from reports import sequential as S
@@ -60,3 +61,95 @@ def print_decisions(seq: dict, w) -> None:
     w("(the confidence sequence holds at any stopping time; the paired intervals above are fixed-count "
       "intervals over all games played. A decision weighs d0 against d1, so an \"effect\" may come before "
       "the sequence excludes 0)\n")
+
+
+# ----------------------------------------------------------------------------- knockouts in a sweep
+
+def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int | None = None, jobs: int = 1,
+                        progress: bool = False):
+    """Run a config's knockouts/removals until each is decided: a run folder like `sweep`'s.
+
+    Every look plays the next chunk of game indices at each knockout point still open and at the
+    base points those are paired with; a decided knockout is played no further (its games go to
+    the checks still open; `budget`: knockout games over all checks at most). The config's
+    `games` is the cap per point. Points hold different numbers of games, always 0..N-1, so each
+    knockout stays paired with its base game by game. The manifest's `until_decided` holds the
+    design and one row per knockout (decision, games that decided it, effect, confidence sequence).
+    """
+    import sys
+    import time
+    from pathlib import Path
+
+    from reports.impact import _holder_sums
+    from simcore.errors import UserError
+
+    from . import store
+    from .config import SweepConfig, load_config
+    from .grid import expand
+    from .sweep import _check_options, _prepare_folder, _write_ruleset_data, build_manifest, execute
+
+    cfg = config if isinstance(config, SweepConfig) else load_config(config)
+    _check_options(jobs, "loky", None)
+    points = expand(cfg)
+    knockouts = {str(p.index): p for p in points if p.ablated is not None}
+    if not knockouts:
+        raise UserError("--until-decided decides knockouts and removals: the config has no [ablation] table",
+                        file=str(cfg.file))
+    problems = S.Design(**{**design.__dict__, "cap": cfg.games}).problems()
+    if problems:
+        raise UserError("; ".join(problems), key="--until-decided")
+    design = replace(design, cap=cfg.games)
+    by_index = {p.index: p for p in points}
+    out = Path(out)
+    manifest = _prepare_folder(out, build_manifest(cfg, points, "sweep --until-decided"), False)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_ruleset_data(out, points)
+    played = {p.index: [] for p in points}
+    t0 = time.perf_counter()
+
+    def play(names, start, stop):
+        wanted = sorted({int(n) for n in names} | {knockouts[n].base for n in names})
+        tasks = [(i, by_index[i].spec, start, stop, by_index[i].track) for i in wanted]
+        frames = {}
+        for point, a, b, games, tallies in execute(tasks, jobs):
+            store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
+            played[point].append([a, b])
+            frames[point] = games
+        diffs = {}
+        for n in names:
+            p = knockouts[n]
+            sums = _holder_sums(frames[p.base], frames[p.index], p.tracked.get(p.ablated, []), None)
+            diffs[n] = sums if sums is not None else (np.zeros(stop - start), np.zeros(stop - start))
+        if progress:
+            print(f"  games {stop:,}: {len(names)} checks open", file=sys.stderr)
+        return diffs
+
+    checks = S.run_until_decided(list(knockouts), play, design, budget)
+    rows = []
+    for c in checks:
+        p = knockouts[c.name]
+        rows.append({"point": p.index, "base": p.base, "entity": p.ablated, **c.row(design)})
+    manifest["chunks"] = [sorted(played[p.index]) for p in points]
+    manifest["until_decided"] = {"design": asdict(design), "budget": budget, "rows": rows,
+                                 "games_played": sum(b - a for ch in played.values() for a, b in ch),
+                                 "games_fixed": cfg.games * len(points)}
+    manifest["status"] = "complete"
+    manifest["sessions"] = [{"jobs": jobs, "backend": "loky", "seconds": round(time.perf_counter() - t0, 3),
+                             "games": manifest["until_decided"]["games_played"]}]
+    store.write_json(out / store.MANIFEST, manifest)
+    return out
+
+
+def print_knockout_decisions(manifest: dict, w) -> None:
+    """The knockouts' decisions as text, one line each, and the games played against a fixed count."""
+    seq = manifest["until_decided"]
+    d = seq["design"]
+    w(f"until decided (holders' paired effect; no effect |effect| <= {d['d0'] * 100:g} pp, effect >= "
+      f"{d['d1'] * 100:g} pp, alpha = {d['alpha']:g}, beta = {d['beta']:g}, a look every {d['chunk']:,} games, "
+      f"cap {d['cap']:,}):\n")
+    for r in sorted(seq["rows"], key=lambda r: (r["base"], r["entity"])):
+        after = "open" if r["decided_after"] is None else f"after {r['decided_after']:,} games"
+        w(f"  point {r['base']}: {r['entity']}: {r['decision']} {after}: {_pp(r['effect'])} pp "
+          f"[{_pp(r['cs_low'])}, {_pp(r['cs_high'])}] (confidence sequence)\n")
+    w(f"games played: {seq['games_played']:,}, against {seq['games_fixed']:,} for every point at the config's "
+      f"count\n")

@@ -1,0 +1,62 @@
+"""`sweep --until-decided`: each knockout/removal played in chunks until its sequential check decides."""
+from __future__ import annotations
+
+import polars as pl
+
+from experiments import cli, store
+from reports.metrics import ablation_effects
+
+CONFIG = """
+name = "until-decided"
+ruleset = "evolversi"
+players = 4
+bots = "greedy"
+games = 4000
+seed = 1
+batch_size = 2000
+[[grid]]
+param = "fourth_card_space"
+values = [3, 6]
+[ablation]
+kind = "removal"
+entities = ["Vampirismo", "Mutazione"]
+set = { copies = 0 }
+"""
+
+
+def test_each_removal_stops_when_decided_and_the_run_folder_is_complete(write_config, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet", "--until-decided"]) == 0
+    printed = capsys.readouterr().out
+    run = store.open_run(out)
+    seq = run.manifest["until_decided"]
+    assert len(seq["rows"]) == 4 and not run.missing() and run.manifest["status"] == "complete"
+    games = run.games()
+    counts = dict(games.group_by("point").len().iter_rows())
+    effects = {r["point"]: r for r in ablation_effects(games, run.points).iter_rows(named=True)}
+    for r in seq["rows"]:
+        played = counts[r["point"]]
+        assert played == r["games"] <= 4000 and counts[r["base"]] >= played
+        if r["decided_after"] is not None:
+            assert r["decided_after"] == played and f"{r['entity']}: {r['decision']} after {played:,}" in printed
+            assert effects[r["point"]]["games"] == played          # the report pairs the games played
+            assert abs(effects[r["point"]]["effect"] - r["effect"]) < 1e-9
+        else:
+            assert played == 4000
+    assert seq["games_played"] == games.height < seq["games_fixed"] == 6 * 4000
+    assert games.filter(pl.col("point") == 0)["game"].to_list() == list(range(counts[0]))
+
+
+def test_a_shared_budget_caps_the_knockout_games(write_config, tmp_path):
+    out = tmp_path / "run"
+    assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet", "--until-decided",
+                     "--budget", "1000"]) == 0
+    run = store.open_run(out)
+    knockout_games = sum(r["games"] for r in run.manifest["until_decided"]["rows"])
+    assert knockout_games <= 1000
+
+
+def test_until_decided_without_knockouts_is_one_clear_line(write_config, tmp_path, capsys):
+    plain = CONFIG.split("[ablation]")[0]
+    assert cli.main(["sweep", str(write_config(plain)), "--out", str(tmp_path / "r"), "--until-decided"]) == 2
+    assert "no [ablation] table" in capsys.readouterr().err
