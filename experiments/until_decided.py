@@ -148,7 +148,8 @@ def print_knockout_decisions(manifest: dict, w) -> None:
       f"{d['d1'] * 100:g} pp, alpha = {d['alpha']:g}, beta = {d['beta']:g}, a look every {d['chunk']:,} games, "
       f"cap {d['cap']:,}):\n")
     for r in sorted(seq["rows"], key=lambda r: (r["base"], r["entity"])):
-        after = "open" if r["decided_after"] is None else f"after {r['decided_after']:,} games"
+        after = f"after {r['games']:,} games" if r["decided_after"] is None else \
+            f"after {r['decided_after']:,} games"
         w(f"  point {r['base']}: {r['entity']}: {r['decision']} {after}: {_pp(r['effect'])} pp "
           f"[{_pp(r['cs_low'])}, {_pp(r['cs_high'])}] (confidence sequence)\n")
     w(f"games played: {seq['games_played']:,}, against {seq['games_fixed']:,} for every point at the config's "

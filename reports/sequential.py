@@ -324,15 +324,26 @@ def paired_outcomes(base: float, effect: float, corr: float) -> tuple[float, flo
     return up, down
 
 
+def sparse_outcomes(changed: float, effect: float) -> tuple[float, float]:
+    """P(d = +1), P(d = -1) when a share `changed` of the games change result (a knockout of a
+    rarely decisive card): the changed games split so that the mean is `effect`."""
+    if not 0 <= abs(effect) <= changed <= 1:
+        raise ValueError(f"an effect of {effect} needs at least that share of changed games, got {changed}")
+    return (changed + effect) / 2, (changed - effect) / 2
+
+
 def simulate(effect: float, design: Design = Design(), base: float = 0.25, corr: float = 0.5, reps: int = 1000,
-             seed: int = 0) -> dict:
+             seed: int = 0, changed: float | None = None) -> dict:
     """Run the sequential check `reps` times on planted paired win/loss games; vectorised.
+
+    The games: correlated wins (`base`, `corr`: paired_outcomes), or with `changed` a share of
+    changed games and identical others (sparse_outcomes).
 
     Returns the decision shares (EFFECT_UP, EFFECT_DOWN, NO_EFFECT, OPEN at the cap), the mean
     and quantiles of the games each run took, and the fixed-count design's games for the same
     error rates at the true per-game variance.
     """
-    up_p, down_p = paired_outcomes(base, effect, corr)
+    up_p, down_p = paired_outcomes(base, effect, corr) if changed is None else sparse_outcomes(changed, effect)
     rng = np.random.default_rng(seed)
     n = np.zeros(reps)
     total = np.zeros(reps)
@@ -377,7 +388,7 @@ PLANTED = (0.0, INDIFFERENCE, (INDIFFERENCE + EFFECT) / 2, EFFECT, -EFFECT, 0.05
 
 
 def error_rates(design: Design = Design(), effects=PLANTED, reps: int = 2000, base: float = 0.25, corr: float = 0.5,
-                seed: int = 0) -> list[dict]:
+                seed: int = 0, changed: float | None = None) -> list[dict]:
     """One `simulate` row per planted effect, with its wrong-decision rate and the Monte Carlo error.
 
     `python -c "from reports.sequential import error_rates, table; print(table(error_rates()))"`
@@ -385,7 +396,7 @@ def error_rates(design: Design = Design(), effects=PLANTED, reps: int = 2000, ba
     """
     rows = []
     for i, e in enumerate(effects):
-        r = simulate(e, design, base, corr, reps, seed + i)
+        r = simulate(e, design, base, corr, reps, seed + i, changed)
         w = wrong_rate(r, design)
         rows.append({**r, "wrong": w, "mc_error": math.sqrt(w * (1 - w) / reps) if w == w else math.nan})
     return rows

@@ -16,11 +16,13 @@ pytestmark = pytest.mark.slow
 REPS = 2000
 
 
-@pytest.mark.parametrize("base, corr", [(0.25, 0.5), (0.25, 0.8), (0.5, 0.0)])
-def test_wrong_decisions_within_alpha_and_beta_plus_monte_carlo_error(base, corr):
+@pytest.mark.parametrize("base, corr, changed", [(0.25, 0.5, None), (0.25, 0.8, None), (0.5, 0.0, None),
+                                                 (None, None, 0.04), (None, None, 0.1)])
+def test_wrong_decisions_within_alpha_and_beta_plus_monte_carlo_error(base, corr, changed):
+    """Correlated wins, and sparse changes (a knockout that changes 4% or 10% of the games)."""
     design = S.Design()
-    effects = [e for e in S.PLANTED if e != (S.INDIFFERENCE + S.EFFECT) / 2]
-    for r in S.error_rates(design, effects, REPS, base, corr, seed=101):
+    effects = [e for e in S.PLANTED if e != (S.INDIFFERENCE + S.EFFECT) / 2 and (changed is None or abs(e) <= changed)]
+    for r in S.error_rates(design, effects, REPS, base, corr, seed=101, changed=changed):
         bound = design.alpha if abs(r["effect"]) <= design.d0 else design.beta
         assert r["wrong"] <= bound + 3 * math.sqrt(bound * (1 - bound) / REPS), r
         assert r[S.OPEN] == 0.0, r
