@@ -621,6 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_luck(sub)
     from experiments.train_cli import register as register_train
     register_train(sub)
+    from experiments.plan import register as register_plan
+    register_plan(sub)
     return ap
 
 
