@@ -38,7 +38,7 @@ def register(subparsers) -> None:
                    help="play each knockout/removal in chunks until its paired sequential test decides (the "
                         "config's games are the cap; docs/metrics.md, \"Deciding with fewer games\")")
     p.add_argument("--budget", type=int, default=None, metavar="N",
-                   help="with --until-decided: knockout games over all checks at most (default: no limit)")
+                   help="with --until-decided: games played at most, over all points (default: no limit)")
     p.set_defaults(func=cmd_sweep)
 
     p = subparsers.add_parser("report", help="write the HTML balance report of a run folder (`sweep`, or `run --out`)")
@@ -68,7 +68,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
-    from .until_decided import print_knockout_decisions, sweep_until_decided
+    from .until_decided import print_sweep_decisions, sweep_until_decided
     if not args.until_decided:
         raise UserError("is used with --until-decided only", key="--budget")
     if args.resume or args.backend != "loky":
@@ -77,7 +77,7 @@ def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
     if args.budget is not None and args.budget < 1:
         raise UserError(f"must be at least 1 game, got {args.budget}", key="--budget")
     sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet)
-    print_knockout_decisions(open_run(out).manifest, sys.stdout.write)
+    print_sweep_decisions(open_run(out).manifest, sys.stdout.write)
     print(f"wrote {out}/ ({time.perf_counter() - t0:.1f} s)\nreport: balancelab report {out}")
     return 0
 

@@ -67,11 +67,13 @@ def print_decisions(seq: dict, w) -> None:
 
 def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int | None = None, jobs: int = 1,
                         progress: bool = False):
-    """Run a config's knockouts/removals until each is decided: a run folder like `sweep`'s.
+    """Run a config's paired checks until each is decided: a run folder like `sweep`'s.
 
-    Every look plays the next chunk of game indices at each knockout point still open and at the
-    base points those are paired with; a decided knockout is played no further (its games go to
-    the checks still open; `budget`: knockout games over all checks at most). The config's
+    The checks: every knockout/removal against its base point (the holders' paired effect), and
+    every grid point against the reference point (each seat's and faction's win rate, as
+    `compare`). Every look plays the next chunk of game indices at the points that an open check
+    needs; a decided check is played no further (its games go to the checks still open;
+    `budget`: games played at most, over all points). The config's
     `games` is the cap per point. Points hold different numbers of games, always 0..N-1, so each
     knockout stays paired with its base game by game. The manifest's `until_decided` holds the
     design and one row per knockout (decision, games that decided it, effect, confidence sequence).
@@ -81,6 +83,7 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     from pathlib import Path
 
     from reports.impact import _holder_sums
+    from reports.pairing import series_reference
     from simcore.errors import UserError
 
     from . import store
@@ -106,9 +109,22 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     _write_ruleset_data(out, points)
     played = {p.index: [] for p in points}
     t0 = time.perf_counter()
+    grid = [a["name"] for a in manifest["config"].get("grid", [])]
+    series = series_reference(manifest["points"], manifest["reference_point"], grid)   # point -> reference
+    owner: dict[str, tuple[int, int]] = {}          # check name -> (point played for it, its pair)
+
+    def pairs_of(names) -> set[tuple[int, int]]:
+        """(point, the point it is paired with) of the open checks (None: the first look, every check)."""
+        if names is None:
+            return {(p.index, p.base) for p in knockouts.values()} | set(series.items())
+        return {(knockouts[n].index, knockouts[n].base) if n in knockouts else owner[n] for n in names}
+
+    def points_of(names) -> int:
+        return len({i for pair in pairs_of(names) for i in pair})
 
     def play(names, start, stop):
-        wanted = sorted({int(n) for n in names} | {knockouts[n].base for n in names})
+        pairs = pairs_of(names)
+        wanted = sorted({i for pair in pairs for i in pair})
         tasks = [(i, by_index[i].spec, start, stop, by_index[i].track) for i in wanted]
         frames = {}
         for point, a, b, games, tallies in execute(tasks, jobs):
@@ -116,19 +132,29 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
             played[point].append([a, b])
             frames[point] = games
         diffs = {}
-        for n in names:
-            p = knockouts[n]
-            sums = _holder_sums(frames[p.base], frames[p.index], p.tracked.get(p.ablated, []), None)
-            diffs[n] = sums if sums is not None else (np.zeros(stop - start), np.zeros(stop - start))
+        for i, j in sorted(pairs):
+            if str(i) in knockouts:
+                p = knockouts[str(i)]
+                sums = _holder_sums(frames[j], frames[i], p.tracked.get(p.ablated, []), None)
+                diffs[str(i)] = sums if sums is not None else (np.zeros(stop - start), np.zeros(stop - start))
+                continue
+            for label, d in S.seat_differences(frames[j], frames[i]).items():
+                name = f"point {i} against {j}: {label}"
+                owner[name] = (i, j)
+                diffs[name] = d
         if progress:
-            print(f"  games {stop:,}: {len(names)} checks open", file=sys.stderr)
+            print(f"  games {stop:,}: {len(diffs if names is None else names)} checks open", file=sys.stderr)
         return diffs
 
-    checks = S.run_until_decided(list(knockouts), play, design, budget)
+    checks = S.run_until_decided(None, play, design, budget, cost=points_of)
     rows = []
     for c in checks:
-        p = knockouts[c.name]
-        rows.append({"point": p.index, "base": p.base, "entity": p.ablated, **c.row(design)})
+        p = knockouts.get(c.name)
+        if p is not None:
+            rows.append({"point": p.index, "base": p.base, "entity": p.ablated, "measure": None, **c.row(design)})
+        else:
+            i, j = owner[c.name]
+            rows.append({"point": i, "base": j, "entity": None, "measure": c.name.split(": ", 1)[1], **c.row(design)})
     manifest["chunks"] = [sorted(played[p.index]) for p in points]
     manifest["until_decided"] = {"design": asdict(design), "budget": budget, "rows": rows,
                                  "games_played": sum(b - a for ch in played.values() for a, b in ch),
@@ -140,17 +166,17 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     return out
 
 
-def print_knockout_decisions(manifest: dict, w) -> None:
-    """The knockouts' decisions as text, one line each, and the games played against a fixed count."""
+def print_sweep_decisions(manifest: dict, w) -> None:
+    """Each check's decision as text, one line each, and the games played against a fixed count."""
     seq = manifest["until_decided"]
     d = seq["design"]
-    w(f"until decided (holders' paired effect; no effect |effect| <= {d['d0'] * 100:g} pp, effect >= "
-      f"{d['d1'] * 100:g} pp, alpha = {d['alpha']:g}, beta = {d['beta']:g}, a look every {d['chunk']:,} games, "
-      f"cap {d['cap']:,}):\n")
-    for r in sorted(seq["rows"], key=lambda r: (r["base"], r["entity"])):
-        after = f"after {r['games']:,} games" if r["decided_after"] is None else \
-            f"after {r['decided_after']:,} games"
-        w(f"  point {r['base']}: {r['entity']}: {r['decision']} {after}: {_pp(r['effect'])} pp "
+    w(f"until decided (paired checks; no effect |effect| <= {d['d0'] * 100:g} pp, effect >= {d['d1'] * 100:g} pp, "
+      f"alpha = {d['alpha']:g}, beta = {d['beta']:g}, a look every {d['chunk']:,} games, cap {d['cap']:,}; "
+      f"a knockout's effect is on its holders):\n")
+    for r in sorted(seq["rows"], key=lambda r: (r["entity"] is None, r["base"], r["point"], r["check"])):
+        after = f"after {r['decided_after'] if r['decided_after'] is not None else r['games']:,} games"
+        what = f"point {r['base']}: {r['entity']}" if r["entity"] is not None else r["check"]
+        w(f"  {what}: {r['decision']} {after}: {_pp(r['effect'])} pp "
           f"[{_pp(r['cs_low'])}, {_pp(r['cs_high'])}] (confidence sequence)\n")
     w(f"games played: {seq['games_played']:,}, against {seq['games_fixed']:,} for every point at the config's "
       f"count\n")

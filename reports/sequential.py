@@ -247,32 +247,37 @@ class Check:
 
 
 def run_until_decided(names: Iterable[str] | None, play: Callable[[list[str], int, int], dict], design: Design = Design(),
-                      budget: int | None = None) -> list[Check]:
+                      budget: int | None = None, cost: Callable[[list[str] | None], int] | None = None) -> list[Check]:
     """Play chunks until every check is decided, at its cap, or the shared budget is spent.
 
     `play(open_names, start, stop)` plays game indices start..stop-1 for the checks still open
-    and returns {name: per-game differences}; `budget`: games over all checks at most (a check
-    that stops early frees its games for those still open). Every check sees the same game
-    indices, chunk after chunk. names=None: the checks are the names the first chunk returns.
+    and returns {name: per-game differences}; names=None: the checks are the names the first
+    chunk returns (`play` gets None then). `budget`: games over all checks at most (a check that
+    stops early frees its games for those still open); `cost(open_names)`: the games one game
+    index costs for those checks (default: one per check; None: the first look of names=None).
+    Every check sees the same game indices, chunk after chunk.
     """
+    cost = cost or (lambda live: len(live) if live is not None else 1)
     checks = {name: Check(name) for name in names or ()}
     spent, start = 0, 0
     while True:
-        live = [c.name for c in checks.values() if c.is_open and c.played < design.cap]
-        if not live and (start or names is not None):
+        live = None if names is None and not start else \
+            [c.name for c in checks.values() if c.is_open and c.played < design.cap]
+        if live is not None and not live:
             break
         stop = min(start + design.chunk, design.cap)
-        if budget is not None and spent + max(len(live), 1) * (stop - start) > budget:
-            stop = start + (budget - spent) // max(len(live), 1)
+        each = max(cost(live), 1)
+        if budget is not None and spent + each * (stop - start) > budget:
+            stop = start + (budget - spent) // each
             if stop <= start:
                 break
         diffs = play(live, start, stop)
-        if names is None and not start:
+        if live is None:
             checks = {name: Check(name) for name in diffs}
             live = list(checks)
         for name in live:
             checks[name].look(diffs.get(name, ()), design, stop - start)
-        spent += len(live) * (stop - start)
+        spent += each * (stop - start)
         start = stop
     return list(checks.values())
 

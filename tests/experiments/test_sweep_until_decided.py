@@ -30,11 +30,15 @@ def test_each_removal_stops_when_decided_and_the_run_folder_is_complete(write_co
     printed = capsys.readouterr().out
     run = store.open_run(out)
     seq = run.manifest["until_decided"]
-    assert len(seq["rows"]) == 4 and not run.missing() and run.manifest["status"] == "complete"
+    removals = [r for r in seq["rows"] if r["entity"] is not None]
+    grid_checks = [r for r in seq["rows"] if r["entity"] is None]
+    assert len(removals) == 4 and not run.missing() and run.manifest["status"] == "complete"
+    assert {r["measure"] for r in grid_checks} >= {f"seat {s}" for s in range(4)}     # point 1 against point 0
+    assert all((r["point"], r["base"]) == (1, 0) for r in grid_checks)
     games = run.games()
     counts = dict(games.group_by("point").len().iter_rows())
     effects = {r["point"]: r for r in ablation_effects(games, run.points).iter_rows(named=True)}
-    for r in seq["rows"]:
+    for r in removals:
         played = counts[r["point"]]
         assert played == r["games"] <= 4000 and counts[r["base"]] >= played
         if r["decided_after"] is not None:
@@ -47,13 +51,12 @@ def test_each_removal_stops_when_decided_and_the_run_folder_is_complete(write_co
     assert games.filter(pl.col("point") == 0)["game"].to_list() == list(range(counts[0]))
 
 
-def test_a_shared_budget_caps_the_knockout_games(write_config, tmp_path):
+def test_a_shared_budget_caps_the_games_played(write_config, tmp_path):
     out = tmp_path / "run"
     assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet", "--until-decided",
                      "--budget", "1000"]) == 0
     run = store.open_run(out)
-    knockout_games = sum(r["games"] for r in run.manifest["until_decided"]["rows"])
-    assert knockout_games <= 1000
+    assert run.manifest["until_decided"]["games_played"] == run.games().height <= 1000
 
 
 def test_until_decided_without_knockouts_is_one_clear_line(write_config, tmp_path, capsys):
