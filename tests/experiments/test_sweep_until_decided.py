@@ -63,3 +63,14 @@ def test_until_decided_without_knockouts_is_one_clear_line(write_config, tmp_pat
     plain = CONFIG.split("[ablation]")[0]
     assert cli.main(["sweep", str(write_config(plain)), "--out", str(tmp_path / "r"), "--until-decided"]) == 2
     assert "no [ablation] table" in capsys.readouterr().err
+
+
+def test_the_report_says_after_how_many_games_each_check_was_decided(write_config, tmp_path):
+    out = tmp_path / "run"
+    assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet", "--until-decided"]) == 0
+    assert cli.main(["report", str(out)]) == 0
+    html = (out / "report.html").read_text()
+    assert 'id="until-decided"' in html
+    for r in store.open_run(out).manifest["until_decided"]["rows"]:
+        if r["decided_after"] is not None:
+            assert f"<td>{r['decided_after']:,}</td>" in html
