@@ -53,6 +53,7 @@ MIN_GAMES = 500        # no decision before this many games (the variance estima
 T_OPT = 5_000          # the confidence sequence is tuned (narrowest) near this many games, fixed before the data
 
 EFFECT_UP, EFFECT_DOWN, NO_EFFECT, OPEN = "effect (up)", "effect (down)", "no effect", "open"
+NOTHING = "nothing to compare"     # a ratio check whose first min_games games hold no unit (nobody held the card)
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,9 @@ class Check:
         self.tally = self.tally.add(*diffs) if isinstance(diffs, tuple) else self.tally.add(diffs)
         self.played += self.tally.n - before if games is None else games
         t = self.tally
+        if t.n >= design.min_games and t.weight == 0:
+            self.decision, self.decided_at = NOTHING, self.played
+            return
         dec, up, down = decide(t.n, t.mean, t.var, design, self.up_closed, self.down_closed)
         self.up_closed, self.down_closed = bool(up), bool(down)
         if dec.item() != OPEN:

@@ -147,3 +147,11 @@ def test_a_ratio_tally_with_unit_weights_is_the_plain_tally():
     d = np.array([1.0, 0.0, -1.0, 0.5, 1.0])
     a, b = S.Tally().add(d), S.Tally().add(d, np.ones(5))
     assert (a.mean, a.var) == pytest.approx((b.mean, b.var))
+
+
+def test_a_knockout_nobody_held_stops_with_nothing_to_compare():
+    c = S.Check("never bought")
+    c.look((np.zeros(300), np.zeros(300)), DESIGN)
+    assert c.is_open                                   # too early to say
+    c.look((np.zeros(300), np.zeros(300)), DESIGN)
+    assert c.decision == S.NOTHING and c.decided_at == 600
