@@ -35,8 +35,9 @@ def register(subparsers) -> None:
     p.add_argument("--resume", action="store_true", help="finish an interrupted sweep in --out, skipping finished chunks")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--until-decided", action="store_true",
-                   help="play each knockout/removal in chunks until its paired sequential test decides (the "
-                        "config's games are the cap; docs/metrics.md, \"Deciding with fewer games\")")
+                   help="play each knockout/removal and each grid point against the reference in chunks until its "
+                        "paired sequential test decides (the config's games are the cap; docs/metrics.md, "
+                        "\"Deciding with fewer games\")")
     p.add_argument("--budget", type=int, default=None, metavar="N",
                    help="with --until-decided: games played at most, over all points (default: no limit)")
     p.set_defaults(func=cmd_sweep)

@@ -3,17 +3,29 @@
 The test, its defaults and its error rates are in reports.sequential (docs/metrics.md,
 section "Deciding with fewer games"). Here the chunks are played: `compare --until-decided`
 plays game indices chunk by chunk on both sides and stops when every seat's and faction's
-check is decided, or at the cap.
+check is decided, or at the cap; `sweep --until-decided` does the same for a config's
+knockouts/removals and grid points, each point played as long as one of its checks is open.
 """
 from __future__ import annotations
 
+import sys
+import time
 from dataclasses import asdict, replace
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 import polars as pl
 
 from reports import sequential as S
+from reports.impact import _holder_sums
+from reports.pairing import series_reference
+from simcore.errors import UserError
+
+from . import store
+from .config import SweepConfig, load_config
+from .grid import expand
+from .sweep import _check_options, _prepare_folder, _write_ruleset_data, build_manifest, execute
 
 
 def compare_until_decided(play_both: Callable[[int, int], tuple[pl.DataFrame, pl.DataFrame]],
@@ -76,41 +88,29 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     `budget`: games played at most, over all points). The config's
     `games` is the cap per point. Points hold different numbers of games, always 0..N-1, so each
     knockout stays paired with its base game by game. The manifest's `until_decided` holds the
-    design and one row per knockout (decision, games that decided it, effect, confidence sequence).
+    design and one row per check (decision, games that decided it, effect, confidence sequence).
     """
-    import sys
-    import time
-    from pathlib import Path
-
-    from reports.impact import _holder_sums
-    from reports.pairing import series_reference
-    from simcore.errors import UserError
-
-    from . import store
-    from .config import SweepConfig, load_config
-    from .grid import expand
-    from .sweep import _check_options, _prepare_folder, _write_ruleset_data, build_manifest, execute
-
     cfg = config if isinstance(config, SweepConfig) else load_config(config)
     _check_options(jobs, "loky", None)
     points = expand(cfg)
     knockouts = {str(p.index): p for p in points if p.ablated is not None}
-    if not knockouts:
-        raise UserError("--until-decided decides knockouts and removals: the config has no [ablation] table",
-                        file=str(cfg.file))
     problems = S.Design(**{**design.__dict__, "cap": cfg.games}).problems()
     if problems:
         raise UserError("; ".join(problems), key="--until-decided")
     design = replace(design, cap=cfg.games)
     by_index = {p.index: p for p in points}
     out = Path(out)
-    manifest = _prepare_folder(out, build_manifest(cfg, points, "sweep --until-decided"), False)
+    manifest = build_manifest(cfg, points, "sweep --until-decided")
+    grid = [a["name"] for a in manifest["config"].get("grid", [])]
+    series = series_reference(manifest["points"], manifest["reference_point"], grid)   # point -> reference
+    if not knockouts and not series:
+        raise UserError("--until-decided decides paired checks: the config has no [ablation] and no grid point "
+                        "to compare with the reference point", file=str(cfg.file))
+    manifest = _prepare_folder(out, manifest, False)
     out.mkdir(parents=True, exist_ok=True)
     _write_ruleset_data(out, points)
     played = {p.index: [] for p in points}
     t0 = time.perf_counter()
-    grid = [a["name"] for a in manifest["config"].get("grid", [])]
-    series = series_reference(manifest["points"], manifest["reference_point"], grid)   # point -> reference
     owner: dict[str, tuple[int, int]] = {}          # check name -> (point played for it, its pair)
 
     def pairs_of(names) -> set[tuple[int, int]]:

@@ -59,10 +59,11 @@ def test_a_shared_budget_caps_the_games_played(write_config, tmp_path):
     assert run.manifest["until_decided"]["games_played"] == run.games().height <= 1000
 
 
-def test_until_decided_without_knockouts_is_one_clear_line(write_config, tmp_path, capsys):
-    plain = CONFIG.split("[ablation]")[0]
+def test_until_decided_without_a_paired_check_is_one_clear_line(write_config, tmp_path, capsys):
+    plain = CONFIG.split("[[grid]]")[0]
     assert cli.main(["sweep", str(write_config(plain)), "--out", str(tmp_path / "r"), "--until-decided"]) == 2
-    assert "no [ablation] table" in capsys.readouterr().err
+    assert "no [ablation] and no grid point" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
 
 
 def test_the_report_says_after_how_many_games_each_check_was_decided(write_config, tmp_path):
