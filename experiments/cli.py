@@ -275,7 +275,8 @@ def _compare(args, before: str | None, after: str | None) -> int:
     req = CompareRequest(args.ruleset, before, after, variant=args.variant, players=args.players, bots=args.bots,
                          factions=None if args.factions is None else tuple(_csv_list(args.factions)),
                          games=args.games, seed=args.seed, batch_size=args.batch_size, jobs=args.jobs,
-                         overrides=tuple(args.set or ()))
+                         overrides=tuple(args.set or ()), until_decided=bool(getattr(args, "until_decided", False)),
+                         cap=getattr(args, "cap", None))
     comparison = run_compare(req)
     doc = as_json(comparison)
     written = write_outputs(comparison, out) if out is not None else []
@@ -579,6 +580,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write compare.json, compare.html and the verdict's next-step configs here")
     p.add_argument("--overwrite", action="store_true", help="replace the compare files in a non-empty --out")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--until-decided", action="store_true",
+                   help="play chunks until each seat's and faction's paired sequential test decides (no effect "
+                        "|change| <= 0.5 pp, effect >= 2 pp, alpha = beta = 0.05; --games is then not used)")
+    p.add_argument("--cap", type=int, default=None, metavar="N",
+                   help="with --until-decided: games per side at most (default 100000)")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("replay", help="the readable log of one game (reference engine), checked against the batch engine")
@@ -656,6 +662,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_luck(sub)
     from experiments.train_cli import register as register_train
     register_train(sub)
+    from experiments.plan import register as register_plan
+    register_plan(sub)
     return ap
 
 

@@ -41,6 +41,8 @@ class CompareRequest:
     batch_size: int = 20_000
     jobs: int = 1
     overrides: tuple = ()            # --set NAME=VALUE, applied to both sides
+    until_decided: bool = False      # play chunks until each seat's and faction's check is decided
+    cap: int | None = None           # with until_decided: games per side at most (None: the default cap)
 
 
 @dataclass
@@ -62,16 +64,21 @@ def _check(req: CompareRequest) -> None:
     for flag, value in (("--games", req.games), ("--jobs", req.jobs), ("--batch-size", req.batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 2 - (flag != "--games"):
             raise UserError(f"must be at least {2 if flag == '--games' else 1}, got {value!r}", key=flag)
+    if req.cap is not None and (isinstance(req.cap, bool) or not isinstance(req.cap, int) or req.cap < 2):
+        raise UserError(f"must be a whole number of games >= 2, got {req.cap!r}", key="--cap")
+    if req.cap is not None and not req.until_decided:
+        raise UserError("is used with --until-decided only (a fixed-count comparison plays --games)", key="--cap")
     for flag, d in (("--data", req.data_a), ("--data (second)", req.data_b)):
         if d is not None and not Path(d).is_dir():
             raise UserError("is not a folder", file=str(d), key=flag)
 
 
-def _play(spec, req: CompareRequest) -> pl.DataFrame:
-    """Games 0..games-1 of one side, with per-seat acquisition flags for every entity."""
+def _play(spec, req: CompareRequest, start: int = 0, stop: int | None = None) -> pl.DataFrame:
+    """Games start..stop-1 (default 0..games-1) of one side, with per-seat acquisition flags for every entity."""
     game = get_game(spec.ruleset.game)
     track = tuple(range(len(game.entities(spec.ruleset))))
-    tasks = [(0, spec, a, b, track) for a, b in chunk_bounds(0, req.games, req.batch_size)]
+    tasks = [(0, spec, a, b, track) for a, b in chunk_bounds(start, req.games if stop is None else stop,
+                                                              req.batch_size)]
     frames = [g for _, _, _, g, _ in execute(tasks, jobs=req.jobs)]
     return pl.concat(frames).sort("game")
 
@@ -98,8 +105,15 @@ def run_compare(req: CompareRequest) -> Comparison:
     edit = edit_summary(rs_a, rs_b)
     ids_a, ids_b = entity_ids(rs_a), entity_ids(rs_b)
     changed = sorted({r["row"].split(" (")[0] for r in edit["rows"]} & (set(ids_a) | set(ids_b)))
-    games_a, games_b = _play(spec_a, req), _play(spec_b, req)
+    if req.until_decided:
+        from .until_decided import compare_until_decided
+        games_a, games_b, sequential = compare_until_decided(lambda a, b: (_play(spec_a, req, a, b),
+                                                                           _play(spec_b, req, a, b)), req.cap)
+    else:
+        games_a, games_b, sequential = _play(spec_a, req), _play(spec_b, req), None
     tables = compare_frames(games_a, games_b, ids_a, ids_b, changed)
+    if sequential is not None:
+        tables["sequential"] = sequential
     return Comparison(req, rs_a, rs_b, games_a, games_b, tables, edit)
 
 
@@ -110,11 +124,11 @@ def as_json(c: Comparison) -> dict:
     def rows(df):
         return df.to_dicts() if df is not None and df.height else []
     r = c.request
-    return {"ruleset": r.ruleset, "variant": r.variant, "players": r.players, "seed": r.seed, "games": r.games,
+    return {"ruleset": r.ruleset, "variant": r.variant, "players": r.players, "seed": r.seed, "games": t["games"],
             "a": {"data": c.side_label("a"), "hash": c.rs_a.hash}, "b": {"data": c.side_label("b"), "hash": c.rs_b.hash},
             "edit": c.edit, "pairing": t["pairing"], "length": t["length"], "balance": t["balance"],
             "seats": rows(t["seats"]), "factions": rows(t["factions"]), "bots": rows(t["bots"]),
-            "entities": rows(t["entities"])}
+            "entities": rows(t["entities"]), **({"sequential": t["sequential"]} if "sequential" in t else {})}
 
 
 def write_outputs(c: Comparison, out: Path) -> list[Path]:
@@ -193,6 +207,9 @@ def print_comparison(doc: dict, faction_label: str, kind: str, out=None) -> None
             w(f"{mark}{r['entity']:<33}{_pct(r['rate_a']):>9}{_pct(r['rate_b']):>9}{_pp(r['change']):>11}  "
               f"{_ci(r['ci_low'], r['ci_high']):<20}{_pct(r['acquired_a'])} -> {_pct(r['acquired_b'])}\n")
         w(f"(* = a {kind} the edit changes)\n")
+    if "sequential" in doc:
+        from .until_decided import print_decisions
+        print_decisions(doc["sequential"], w)
     ln, bal = doc["length"], doc["balance"]
     w(f"\ngame length: {ln['rounds_a']:.2f} -> {ln['rounds_b']:.2f} rounds, change {ln['change']:+.2f} "
       f"[{ln['ci_low']:+.2f}, {ln['ci_high']:+.2f}] (paired)\n")

@@ -34,6 +34,12 @@ def register(subparsers) -> None:
                    help="dask scheduler address (with --backend dask; default: a local cluster)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted sweep in --out, skipping finished chunks")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--until-decided", action="store_true",
+                   help="play each knockout/removal and each grid point against the reference in chunks until its "
+                        "paired sequential test decides (the config's games are the cap; docs/metrics.md, "
+                        "\"Deciding with fewer games\")")
+    p.add_argument("--budget", type=int, default=None, metavar="N",
+                   help="with --until-decided: games played at most, over all points (default: no limit)")
     p.set_defaults(func=cmd_sweep)
 
     p = subparsers.add_parser("report", help="write the HTML balance report of a run folder (`sweep`, or `run --out`)")
@@ -46,6 +52,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     out = Path(args.out) if args.out else Path("runs") / cfg.name
     t0 = time.perf_counter()
+    if getattr(args, "until_decided", False) or getattr(args, "budget", None) is not None:
+        return _sweep_until_decided(args, cfg, out, t0)
     try:
         run_sweep(cfg, out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
                   progress=not args.quiet)
@@ -57,6 +65,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     games = len(run.points) * run.manifest["games_per_point"]
     print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({time.perf_counter() - t0:.1f} s)")
     print(f"report: balancelab report {out}")
+    return 0
+
+
+def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
+    from .until_decided import print_sweep_decisions, sweep_until_decided
+    if not args.until_decided:
+        raise UserError("is used with --until-decided only", key="--budget")
+    if args.resume or args.backend != "loky":
+        raise UserError("--until-decided runs locally from the start (no --resume, --backend loky)",
+                        key="--until-decided")
+    if args.budget is not None and args.budget < 1:
+        raise UserError(f"must be at least 1 game, got {args.budget}", key="--budget")
+    sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet)
+    print_sweep_decisions(open_run(out).manifest, sys.stdout.write)
+    print(f"wrote {out}/ ({time.perf_counter() - t0:.1f} s)\nreport: balancelab report {out}")
     return 0
 
 

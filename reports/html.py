@@ -243,6 +243,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "missing": manifest.get("_missing_chunks", 0),
         "coverage": coverage_context(manifest, base_games, tallies, base_ids),
         "restricted": R.context(games, points),
+        "until_decided": manifest.get("until_decided"),      # a run played until decided (sequential checks)
     }
 
 

@@ -153,6 +153,8 @@ def point_pairings(games: pl.DataFrame, points: list[dict], reference: int, grid
     for point, against, kind, entity, p in pairs:
         a = games.filter(pl.col("point") == against)
         b = games.filter(pl.col("point") == point)
+        if b.height < a.height:     # a check stopped when decided: its games are the first of its base's
+            a = a.filter(pl.col("game").is_in(b["game"].implode()))
         if a.height == 0 or a.height != b.height or not a["game"].sort().equals(b["game"].sort()):
             continue            # an unfinished run: the two points do not hold the same games yet
         ids = (p or {}).get("tracked", {}).get(entity, []) if entity else []
