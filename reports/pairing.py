@@ -16,7 +16,8 @@ the rules let it be*. Whether that holds is measured, not assumed:
   broken (the change reached games it had no business reaching).
 
 `holds`: the pairing holds when `identical_unused` >= PAIRED_MIN where use flags exist,
-else when `correlation` >= PAIRED_CORRELATION. A result may be called causal only for
+else when `correlation` >= PAIRED_CORRELATION. A removal (rows edited out) never holds in a
+run's pairings (point_pairings): whatever its figures, it deals different decks. A result may be called causal only for
 games where it holds (docs/metrics.md, section "Pairing").
 """
 from __future__ import annotations
@@ -38,6 +39,10 @@ PAIRED_CORRELATION = 0.5
 # nobody acquired the entity. With fewer than this many, the check cannot be made (the entity is
 # in nearly every game): the result is causal by design, and the label says it was not checked.
 MIN_UNUSED = 30
+
+
+REMOVAL_RULE = ("a removal edits the rows, which changes every deck they are in, so it is never read as a cause; "
+                "a knockout keeps the same cards")
 
 
 def seats_of(games: pl.DataFrame) -> list[int]:
@@ -157,6 +162,8 @@ def point_pairings(games: pl.DataFrame, points: list[dict], reference: int, grid
             continue            # an unfinished run: the two points do not hold the same games yet
         ids = (p or {}).get("tracked", {}).get(entity, []) if entity else []
         fig = pairing(a, b, _used(a, ids) if ids else None, by_design=kind == "knockout")
+        if kind == "removal":        # never a cause: taking rows out changes every deck it is in
+            fig["holds"], fig["rule"] = False, REMOVAL_RULE
         rows.append({"point": point, "against": against, "kind": kind, "entity": entity, **fig, "label": label(fig)})
     if not rows:
         return pl.DataFrame(schema={"point": pl.Int64, "against": pl.Int64, "kind": pl.Utf8, "entity": pl.Utf8,
