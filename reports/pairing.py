@@ -97,10 +97,14 @@ def pairing(a: pl.DataFrame, b: pl.DataFrame, used: np.ndarray | None = None, by
     return out
 
 
+def _corr(c: float) -> str:
+    return f"{round(c, 2) + 0.0:.2f}"          # never "-0.00"
+
+
 def describe(fig: dict) -> str:
     """The figures in plain words, for a report line."""
     head = (f"{fig['identical']:.1%} of {fig['games']:,} games identical, correlation of paired "
-            f"results {fig['correlation']:.2f}")
+            f"results {_corr(fig['correlation'])}")
     if fig["holds"]:
         return head + f": the pairing holds ({fig['rule']}); the difference is caused by the change."
     return head + (f": the pairing does NOT hold ({fig['rule']}); these are different games, so the "
@@ -112,7 +116,7 @@ def describe(fig: dict) -> str:
 def label(fig: dict) -> str:
     """The plain-words label of a paired comparison: causal, or association only (and why)."""
     unused = "" if not fig.get("unused_games") else f", {fig['identical_unused']:.1%} identical where unused"
-    figures = f"{fig['identical']:.1%} of games identical, correlation {fig['correlation']:.2f}{unused}"
+    figures = f"{fig['identical']:.1%} of games identical, correlation {_corr(fig['correlation'])}{unused}"
     if fig["holds"] and not fig.get("checked", True):
         return f"causal by design, pairing not checked ({figures}; {fig['rule']})"
     if fig["holds"]:
