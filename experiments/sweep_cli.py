@@ -56,29 +56,39 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     run = open_run(out)
     games = len(run.points) * run.manifest["games_per_point"]
     print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({time.perf_counter() - t0:.1f} s)")
-    print(f"report: balancelab report {out}")
+    page = write_and_print(run, run.path / "report.html")
+    print(f"page: {page}  (the tables in the terminal: balancelab report {out})")
     return 0
 
 
-def cmd_report(args: argparse.Namespace) -> int:
+def write_and_print(run, out: Path, ctx_out: dict | None = None) -> Path:
+    """Write the run's page to `out` and print its top: the answer and the verdict (the page's words)."""
     from reports.html import write_report_context
-    run = open_run(args.run_dir)
     missing = run.missing()
     manifest = dict(run.manifest, _missing_chunks=len(missing))
     games = run.games()
     if games.height == 0:
-        raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(args.run_dir))
-    out = Path(args.out) if args.out else run.path / "report.html"
+        raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(run.path))
     if out.exists() and out.is_dir():
         raise UserError("is a folder; give a file name for the report", file=str(out))
     ctx = write_report_context(manifest, games, run.tallies(), out, tables=reference_tables(run))
     print_answer(ctx)
+    if missing:
+        print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
+    if ctx_out is not None:
+        ctx_out.update(ctx)
+    return out
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    run = open_run(args.run_dir)
+    out = Path(args.out) if args.out else run.path / "report.html"
+    ctx: dict = {}
+    write_and_print(run, out, ctx)
     print_balance_table(run)
     print_targets(run)
     print_paired_checks(ctx)
-    if missing:
-        print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
-    print(f"wrote {out}")
+    print(f"page: {out}")
     return 0
 
 
