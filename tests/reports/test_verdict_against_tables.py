@@ -11,12 +11,12 @@ is among the verdict's lines.
 from __future__ import annotations
 
 import dataclasses
-import html as H
 import math
 from pathlib import Path
 
 import polars as pl
 import pytest
+from markupsafe import escape
 
 from experiments.config import load_config
 from experiments.store import open_run
@@ -96,9 +96,9 @@ def test_the_page_shows_each_verdict_line_once_and_no_association_as_a_verdict(s
     verdict = page[page.index('<section id="verdict"'):page.index("</section>", page.index('<section id="verdict"'))]
     listed = verdict.split('<ul class="verdict-list">')[1].split("</ul>")[0] if ctx["verdict"]["problems"] else ""
     for p in ctx["verdict"]["problems"]:
-        assert listed.count(H.escape(p["text"])) == 1, p["text"]
+        assert listed.count(escape(p["text"])) == 1, p["text"]
     for a in ctx["verdict"]["associations"]:
-        assert H.escape(a["text"]) not in listed and "not a cause" in a["text"]
+        assert escape(a["text"]) not in listed and "not a cause" in a["text"]
 
 
 def test_the_answer_quotes_the_headline_rows(shipped):
