@@ -30,6 +30,7 @@ from . import verdict as V
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_POINT_FIGURES = 4
+OPEN_FIGURES = 2            # the first figures are open; the others are folded (<details>)
 
 
 def describe_point(point: dict) -> str:
@@ -218,11 +219,12 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
                             "alt": f"each {flabel}'s win rate against {x}, with 95% bands and the fair share"})
     shown = [reference] + [i for i in base_ids if i != reference]
     for i in shown[:MAX_POINT_FIGURES if len(base_ids) <= MAX_POINT_FIGURES else 1]:
-        figures.append({"title": f"Win rates: {labels[i]}",
+        fold = i != reference            # the reference's figures open; the other points' folded
+        figures.append({"title": f"Win rates: {labels[i]}", "fold": fold,
                         "src": plots.win_rate_chart(seats.filter(pl.col("point") == i),
                                                     factions.filter(pl.col("point") == i), flabel),
                         "alt": f"win rate per seat and per {flabel} with 95% intervals"})
-        figures.append({"title": f"Game length: {labels[i]}",
+        figures.append({"title": f"Game length: {labels[i]}", "fold": fold,
                         "src": plots.length_chart(hist.filter(pl.col("point") == i), target),
                         "alt": "histogram of game length in rounds"})
     ref_impact = impact.filter(pl.col("point") == reference) if impact.height else impact
@@ -275,9 +277,14 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "answer": answer, "flow": flow, "targets": targets, "lucks": lucks, "luck_text": luck_text(),
         "verdict": verdict,
         "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
-        "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,
+        "target": target, "labels": labels, "reference": reference, "findings": found,
+        "figures": [f for f in figures if not f.get("fold")][:OPEN_FIGURES],
+        "folded": [f for f in figures if not f.get("fold")][OPEN_FIGURES:] + [f for f in figures if f.get("fold")],
         "head": _rows(head.sort("point")), "seats": _rows(seats), "factions": _rows(factions), "bots": _rows(bots),
         "impact": _rows(impact.sort(["point", "rank"])) if impact.height else [],
+        "impact_wide": impact_wide(impact, base_ids, reference),
+        "short": {i: ", ".join(f"{k} = {base[n]['labels'][k]}" for k in ([x] if x else []) + series) or labels[i]
+                  for n, i in enumerate(base_ids)},
         "notes": entity_notes(tables, impact["entity"].to_list() if impact.height else []),
         "ablation": _rows(ablation.sort("rank")) if ablation.height else [],
         "pairings": _rows(pairings.sort("point")) if pairings.height else [],
@@ -290,6 +297,18 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "coverage": coverage_context(manifest, base_games, tallies, base_ids),
         "restricted": R.context(games, points),
     }
+
+
+def impact_wide(impact: pl.DataFrame, base_ids: list[int], reference: int) -> list[dict]:
+    """One row per entity, the points as columns ({point: that point's impact row}), in the
+    reference point's rank order (entities it lacks last)."""
+    if not impact.height:
+        return []
+    rows: dict[str, dict] = {}
+    order = impact.sort([pl.col("point") != reference, "point", "rank"])
+    for r in order.iter_rows(named=True):
+        rows.setdefault(r["entity"], {"entity": r["entity"], "cells": {}})["cells"][r["point"]] = r
+    return list(rows.values())
 
 
 def coverage_context(manifest: dict, base_games: pl.DataFrame, tallies: pl.DataFrame, base_ids: list) -> dict:
