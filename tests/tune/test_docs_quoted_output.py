@@ -22,7 +22,7 @@ def quoted() -> list[tuple[str, list[str]]]:
     """(command, the indented output block quoted after it) for each tune command in the doc."""
     blocks, lines = [], DOC.read_text().splitlines()
     for i, line in enumerate(lines):
-        if line.startswith("    balancelab tune "):
+        if line.startswith("    balancelab tune ") and (REPO / line.split()[2]).is_file():   # not the usage line
             out, j = [], i + 1
             while j < len(lines) and not lines[j].startswith("    "):
                 j += 1
@@ -33,8 +33,11 @@ def quoted() -> list[tuple[str, list[str]]]:
     return blocks
 
 
+STOPPED = re.compile(r"\((?:max_changes|met|no candidates left|[\w.]+ spent)\)$")   # why the search ended
+
+
 def shape(line: str) -> str:
-    return NUMBER.sub("#", line.strip())
+    return STOPPED.sub("(stopped)", NUMBER.sub("#", line.strip()))
 
 
 def small_config(path: Path, tmp: Path) -> Path:
