@@ -229,7 +229,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
                         "alt": "histogram of game length in rounds"})
     ref_impact = impact.filter(pl.col("point") == reference) if impact.height else impact
     if ref_impact.height:
-        figures.append({"title": f"{kind.capitalize()} impact: {labels[reference]}",
+        figures.append({"title": f"{kind.capitalize()} impact (an association, not a verdict): {labels[reference]}",
                         "src": plots.entity_chart(ref_impact, kind=kind),
                         "alt": f"{kind} win-rate difference when acquired, with corrected 95% intervals"})
     if ablation.height:
