@@ -24,9 +24,12 @@ from experiments.sweep import run_sweep
 from reports import verdict as V
 from reports.html import _environment, build_context
 
-CONFIGS = sorted(p for p in (Path(__file__).parents[2] / "experiments" / "configs").glob("*.toml")
-                 if "[[variables]]" not in p.read_text())      # a tune config, not a sweep: tests/tune
 GAMES = 60
+# Every shipped sweep config (a tune config, with [[variables]], is tested in tests/tune); the
+# restricted-play configs (100-500 points each) are slow.
+CONFIGS = [pytest.param(p, marks=[pytest.mark.slow] if "[restricted]" in p.read_text() else [])
+           for p in sorted((Path(__file__).parents[2] / "experiments" / "configs").glob("*.toml"))
+           if "[[variables]]" not in p.read_text()]
 
 
 def _pct(x: float) -> str:
