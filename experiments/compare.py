@@ -215,3 +215,7 @@ def print_comparison(doc: dict, faction_label: str, kind: str, out=None) -> None
       f"[{ln['ci_low']:+.2f}, {ln['ci_high']:+.2f}] (paired)\n")
     w(f"balance (1 - largest {faction_label} win-rate gap): {bal['balance_a']:.3f} [{bal['low_a']:.3f}, {bal['high_a']:.3f}]"
       f" -> {bal['balance_b']:.3f} [{bal['low_b']:.3f}, {bal['high_b']:.3f}]\n")
+    from reports.compare_html import compare_verdict
+    from reports.verdict import lines
+    w("\nverdict (from causes only):\n" + "".join(f"  {line}\n" for line in lines(
+        compare_verdict(doc, faction_label, kind, {}, "next-steps"))))

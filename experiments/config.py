@@ -41,7 +41,9 @@ whole config (including every ruleset point it expands to) has been checked.
     bots = ["greedy", "silly"]      # ... or who plays: one bot for all seats, or a list per seat
 
     [ablation]                      # causal per-entity checks, paired with the base points
-    entities = ["Vampirismo"]
+    entities = ["Vampirismo"]       # or "*": every entity of the ablated table (where = { deck = "evolution" }:
+                                    #   only its rows with these values)
+    at = "every"                    # every base point (default) or "reference": the config's own rules only
     kind = "knockout"               # default: the same cards, the entity's effect off (active = 0),
     entity_kind = "card"            #   in the table the game names for that kind (default: its tallied kind)
     # kind = "removal"              # or: edit the entity's rows (a removal reshuffles: rarely paired)
@@ -76,7 +78,8 @@ TOP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits",
             "target_rounds", "target", "grid", "ablation", "restricted"}
 AXIS_KINDS = ("param", "table", "variants", "data", "edits", "bots")
 AXIS_KEYS = {"name", "param", "values", "table", "where", "column", "variants", "data", "edits", "bots", "labels"}
-ABLATION_KEYS = {"entities", "kind", "entity_kind", "table", "column", "set"}
+ABLATION_KEYS = {"entities", "where", "kind", "entity_kind", "table", "column", "set", "at"}
+ABLATION_AT = ("every", "reference")
 ABLATION_KINDS = ("knockout", "removal")
 RESTRICTED_KEYS = {"bot", "entities", "modifiers", "seats"}
 
@@ -108,6 +111,8 @@ class Ablation:
     set: dict
     kind: str = "knockout"        # knockout | removal
     entity_kind: str = ""         # knockout: which kind of entity ("" = the game's tallied kind)
+    at: str = "every"             # every | reference: at every base point, or at the reference point only
+    where: dict = field(default_factory=dict)   # entities "*": only the rows with these column values
 
 
 @dataclass(frozen=True)
@@ -167,9 +172,11 @@ class SweepConfig:
             "target_rounds": None if self.target_rounds is None else list(self.target_rounds),
             "grid": [axis(a) for a in self.grid],
             "ablation": None if self.ablation is None else {
-                "entities": list(self.ablation.entities), "kind": self.ablation.kind,
+                "entities": list(self.ablation.entities) or "*", "kind": self.ablation.kind,
                 "entity_kind": self.ablation.entity_kind, "table": self.ablation.table,
-                "column": self.ablation.column, "set": self.ablation.set},
+                "column": self.ablation.column, "set": self.ablation.set,
+                **({"at": self.ablation.at} if self.ablation.at != "every" else {}),
+                **({"where": self.ablation.where} if self.ablation.where else {})},
             # only when on, so the digest of every config written before the key existed holds
             **({"trajectories": True} if self.trajectories else {}),
             **({"restricted": self.restricted.resolved()} if self.restricted else {}),
@@ -320,9 +327,17 @@ def _ablation(c: _Checker, doc: Any) -> Ablation | None:
         return None
     doc = c.table("ablation", doc)
     c.unknown_keys(doc, ABLATION_KEYS, "ablation.")
-    entities = c.text_list("ablation.entities", doc.get("entities"))
+    entities = doc.get("entities")
+    entities = [] if entities == "*" else c.text_list("ablation.entities", entities)
     if len(set(entities)) != len(entities):
         c.fail("ablation.entities", "names an entity twice")
+    where = c.table("ablation.where", doc.get("where", {}))
+    if where and entities:
+        c.fail("ablation.where", 'chooses rows for entities = "*" only; with a list of entities leave it out')
+    at = c.text("ablation.at", doc.get("at", "every"))
+    if at not in ABLATION_AT:
+        c.fail("ablation.at", f"unknown value {at!r}; expected every (each base point) or reference (the point "
+                              "that plays the config's own rules)")
     kind = c.text("ablation.kind", doc.get("kind", "knockout"))
     if kind not in ABLATION_KINDS:
         c.fail("ablation.kind", f"unknown kind {kind!r}; expected knockout (the same cards with the effect "
@@ -333,14 +348,14 @@ def _ablation(c: _Checker, doc: Any) -> Ablation | None:
             c.fail(f"ablation.{extra[0]}", "is not used by a knockout (the game names the table and the `active` "
                                            "flag); for a card-table edit write kind = \"removal\"")
         return Ablation(tuple(entities), "", "", {"active": 0}, kind,
-                        c.text("ablation.entity_kind", doc.get("entity_kind", "")))
+                        c.text("ablation.entity_kind", doc.get("entity_kind", "")), at, dict(where))
     if "entity_kind" in doc:
         c.fail("ablation.entity_kind", "is used by a knockout only; a removal names its `table` and `column`")
     change = c.table("ablation.set", doc.get("set", {"copies": 0}))
     if not change:
         c.fail("ablation.set", "must change at least one column, e.g. { copies = 0 }")
     return Ablation(tuple(entities), c.text("ablation.table", doc.get("table", "cards")),
-                    c.text("ablation.column", doc.get("column", "name")), dict(change), kind)
+                    c.text("ablation.column", doc.get("column", "name")), dict(change), kind, at=at, where=dict(where))
 
 
 def _restricted(c: _Checker, doc: Any) -> Restricted | None:

@@ -219,9 +219,15 @@ def expand(cfg: SweepConfig) -> list[Point]:
         _check_axis(loader, i, axis)
     abl = cfg.ablation
     target = None if abl is None else ablation_target(cfg, game)
+    entities: tuple[str, ...] = ()
     if abl is not None:
         base_rs = loader.load(cfg.variant, cfg.data, cfg.set, list(cfg.edits), "base")
-        for k, entity in enumerate(abl.entities):
+        if abl.where:
+            _check_rows(loader, base_rs, target[0], abl.where, "ablation")
+        entities = abl.entities or tuple(dict.fromkeys(
+            str(r[target[1]]) for r in base_rs.tables[target[0]]
+            if all(str(r.get(k)).lower() == str(v).lower() for k, v in abl.where.items())))
+        for k, entity in enumerate(entities):
             try:
                 _check_rows(loader, base_rs, target[0], {target[1]: entity}, "ablation")
             except UserError as e:
@@ -256,7 +262,7 @@ def expand(cfg: SweepConfig) -> list[Point]:
                 for lineup in line_ups:
                     spec = _spec(cfg, rs, lineup, players, seed, where)
                     tracked = {} if abl is None or not tallied else \
-                        {ent: _entity_ids(game, rs, ent) for ent in abl.entities}
+                        {ent: _entity_ids(game, rs, ent) for ent in entities}
                     # Every entity's per-seat flags: the adjusted association and the per-bot tables need them.
                     track = tuple(range(len(game.entities(rs))))
                     full = {**labels, "players": str(players), "bots": ",".join(lineup)}
@@ -265,8 +271,11 @@ def expand(cfg: SweepConfig) -> list[Point]:
                     points.append(Point(len(points), full, variant, data, overrides, tuple(edits), spec,
                                         rep, track=track, tracked=tracked))
     if abl is not None:
-        for base in list(points):
-            for k, entity in enumerate(abl.entities):
+        bases = list(points)
+        if abl.at == "reference":     # only the points that play the config's own rules (else the first)
+            bases = [p for p in bases if p.spec.ruleset.hash == base_rs.hash] or bases[:1]
+        for base in bases:
+            for k, entity in enumerate(entities):
                 edits = list(base.edits) + [_ablation_edit(cfg, target, entity)]
                 try:
                     rs = loader.load(base.variant, base.data, base.overrides, edits, f"ablation.entities[{k}]")

@@ -64,7 +64,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     run = open_run(out)
     games = len(run.points) * run.manifest["games_per_point"]
     print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({time.perf_counter() - t0:.1f} s)")
-    print(f"report: balancelab report {out}")
+    page = write_and_print(run, run.path / "report.html")
+    print(f"page: {page}  (the tables in the terminal: balancelab report {out})")
     return 0
 
 
@@ -83,11 +84,9 @@ def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
     return 0
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    from reports.html import write_report
-    if Path(args.run_dir).is_file():
-        raise UserError("is a file; give the run folder written by `sweep` or `run --out`", file=str(args.run_dir))
-    run = open_run(args.run_dir)
+def write_and_print(run, out: Path, ctx_out: dict | None = None) -> Path:
+    """Write the run's page to `out` and print its top: the answer and the verdict (the page's words)."""
+    from reports.html import write_report_context
     damaged = run.damaged()
     if damaged:
         point, a, b, path, why = damaged[0]
@@ -98,16 +97,30 @@ def cmd_report(args: argparse.Namespace) -> int:
     manifest = dict(run.manifest, _missing_chunks=len(missing))
     games = run.games()
     if games.height == 0:
-        raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(args.run_dir))
-    out = Path(args.out) if args.out else run.path / "report.html"
+        raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(run.path))
+    if out.exists() and out.is_dir():
+        raise UserError("is a folder; give a file name for the report", file=str(out))
     check_report_targets(out)
-    write_report(manifest, games, run.tallies(), out, tables=reference_tables(run))
-    print_balance_table(run)
-    print_targets(run)
-    print_paired_checks(run, games)
+    ctx = write_report_context(manifest, games, run.tallies(), out, tables=reference_tables(run))
+    print_answer(ctx)
     if missing:
         print(f"note: {len(missing)} chunks are unfinished; the report covers the games played so far", file=sys.stderr)
-    print(f"wrote {out}")
+    if ctx_out is not None:
+        ctx_out.update(ctx)
+    return out
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if Path(args.run_dir).is_file():
+        raise UserError("is a file; give the run folder written by `sweep` or `run --out`", file=str(args.run_dir))
+    run = open_run(args.run_dir)
+    out = Path(args.out) if args.out else run.path / "report.html"
+    ctx: dict = {}
+    write_and_print(run, out, ctx)
+    print_balance_table(run)
+    print_targets(run)
+    print_paired_checks(ctx)
+    print(f"page: {out}")
     return 0
 
 
@@ -191,23 +204,30 @@ def print_targets(run) -> None:
         print(f"  {r['rank']}. {r['label']}: " + "; ".join(cells) + f"  (shortfall {r['shortfall']:.2f})")
 
 
-def print_paired_checks(run, games) -> None:
-    """One line per knockout/removal: the holders' paired effect, where it mattered, and what it may claim."""
-    from reports.metrics import ablation_effects
-    from reports.pairing import point_pairings
-    abl = ablation_effects(games, run.points)
-    if abl.height == 0:
+def print_answer(ctx: dict) -> None:
+    """The top of the page in the terminal: the answer to the sweep's question, then the verdict."""
+    from reports.verdict import lines
+    if ctx["answer"]:
+        print(f"\nthe answer: {ctx['answer']['question']}")
+        for line in ctx["answer"]["lines"] + ctx["answer"]["never"]:
+            print(f"  {line}")
+    print("\nverdict (from causes only):")
+    for line in lines(ctx["verdict"]):
+        print(f"  {line}")
+
+
+def print_paired_checks(ctx: dict) -> None:
+    """One line per knockout/removal, named by its setting: the holders' paired effect, where it
+    mattered, and what it may claim (the page's label)."""
+    if not ctx["ablation"]:
         return
-    grid = [a["name"] for a in run.manifest["config"].get("grid", [])]
-    pr = {r["point"]: r for r in point_pairings(games, run.points, run.manifest.get("reference_point", 0),
-                                                grid).iter_rows(named=True)}
-    print(f"\npaired checks (effect on the {run.manifest.get('entity_kind', 'entity')}'s holders, pp, "
-          "corrected 95% interval; mattered = games whose outcome changed)")
-    for r in abl.sort(["base", "rank"]).iter_rows(named=True):
-        p = pr.get(r["point"], {})
-        verdict = "causal" if p.get("holds") else "association only (the pairing does not hold)"
-        eff = "n/a" if r["effect"] != r["effect"] else \
+    labels = ctx["labels"]
+    print(f"\npaired checks (effect on the {ctx['kind']}'s holders, pp, corrected 95% interval; "
+          "mattered = games whose outcome changed)")
+    for r in sorted(ctx["ablation"], key=lambda r: (r["base"], r["rank"])):
+        eff = "n/a (nobody acquired it)" if r["effect"] != r["effect"] else \
             f"{r['effect'] * 100:+.1f} [{r['ci_low'] * 100:+.1f}, {r['ci_high'] * 100:+.1f}]"
-        mattered = p.get("changed")
-        print(f"  point {r['base']}: {r['entity']} ({p.get('kind', 'removal')}): {eff}, mattered in "
-              f"{'n/a' if mattered is None else f'{mattered:.1%}'} of games: {verdict}")
+        mattered = r.get("changed")
+        reads = "causal" if r.get("holds") else "association only"
+        print(f"  {labels[r['base']]}: {r['entity']} ({r.get('kind') or 'removal'}): {eff}, mattered in "
+              f"{'n/a' if mattered is None else f'{mattered:.1%}'} of games: {reads}")

@@ -17,12 +17,30 @@ from .pairing import describe
 
 
 def compare_verdict(doc: dict, flabel: str, kind: str, tables: dict, folder: str) -> dict:
-    """What the edit made stronger or weaker beyond the threshold, with next steps."""
-    problems = V.faction_items(doc["factions"], flabel, rate="change", change=True)
-    problems += V.faction_items(doc["seats"], "seat", name_key="seat", rate="change", change=True)
-    ents = [r for r in doc["entities"] if r["changed"] or r["affected"]]
-    problems += V.entity_items(ents, kind, effect="change", how="change")
-    return V.build(problems, doc.get("config", {}), tables or {}, doc.get("rulesets", {}), folder)
+    """What the edit made stronger or weaker beyond the threshold (paired changes: causes), and
+    the levels after the edit (seats and factions against their fair share, every seat the same
+    bot), each once, with next steps."""
+    bots = {str(r["bot"]) for r in doc.get("bots", [])}
+    bot = bots.pop() if len(bots) == 1 else ""
+    after = f"after the edit ({doc['b']['data']})"
+    change = "paired change, the same games before and after the edit"
+    facts = V.faction_facts(doc["factions"], flabel, change, bot, rate="change", change=True)
+    facts += V.faction_facts(doc["seats"], "seat", change, bot, name_key="seat", rate="change", change=True)
+    # The edited entities' acquirers: a cause. Another entity's acquirers change with the edit too,
+    # but who acquires it changed as well, so that is an association, listed apart.
+    edited = [r for r in doc["entities"] if r["changed"]]
+    facts += V.entity_facts(edited, kind, "paired change of its acquirers' win rate (corrected)", bot,
+                            effect="change", change=True)
+    others = [r for r in doc["entities"] if r["affected"] and not r["changed"]]
+    assoc = [f for f in V.entity_facts(others, kind, "its acquirers' win rate after against before, the edit "
+                                       "changing who acquires it (not a cause)", bot, effect="change", change=True)
+             if f["direction"]]
+    if bot:
+        levels = [{**r, "win_rate": r["rate_b"], "ci_low": r["b_low"], "ci_high": r["b_high"]}
+                  for r in doc["factions"] if "b_low" in r]
+        facts += V.faction_facts(levels, flabel, f"win rate per {flabel}, every seat the same bot", bot, after)
+    return V.build(V.problems_of(facts), doc.get("config", {}), tables or {}, doc.get("rulesets", {}), folder,
+                   facts=facts, associations=sorted(assoc, key=lambda f: -f["size"]))
 
 
 def build_context(doc: dict, flabel: str, kind: str, tables: dict | None, folder: str) -> dict:

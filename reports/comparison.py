@@ -38,8 +38,10 @@ def paired_rate_change(xa, na, xb, nb, z: float = Z95) -> dict:
     # Each game's influence on each side's rate; the change's variance is that of their difference.
     u = (xb - rb * nb) / tb - (xa - ra * na) / ta
     se = math.sqrt((u ** 2).sum() * g / (g - 1))
+    se_b = math.sqrt((((xb - rb * nb) / tb) ** 2).sum() * g / (g - 1))      # the after side's own rate
     d = rb - ra
-    return {"rate_a": ra, "rate_b": rb, "change": d, "ci_low": d - z * se, "ci_high": d + z * se}
+    return {"rate_a": ra, "rate_b": rb, "change": d, "ci_low": d - z * se, "ci_high": d + z * se,
+            "b_low": rb - z * se_b, "b_high": rb + z * se_b}
 
 
 def _aligned(a: pl.DataFrame, b: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

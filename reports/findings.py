@@ -149,27 +149,6 @@ def bot_findings(by_bot: pl.DataFrame, kind: str) -> list[dict]:
     return out
 
 
-def sweep_findings(head: pl.DataFrame, x: str, reference: int) -> list[dict]:
-    """Where balance peaks along the first swept variable, against the reference point."""
-    if x not in head.columns or head.height < 2:
-        return []
-    ref = head.filter(pl.col("point") == reference)
-    best = head.sort("balance", descending=True, nulls_last=True).row(0, named=True)
-    out = []
-    if ref.height:
-        r = ref.row(0, named=True)
-        clear = best["balance_low"] > r["balance_high"]
-        out.append(_finding("warn" if clear else "info",
-                            f"Along {x} (other settings as at the reference point), balance is highest at {x} = {best[x]} ({best['balance']:.2f}, "
-                            f"{ci(best['balance_low'], best['balance_high'], 1, 2)}) against {r['balance']:.2f} at the "
-                            f"reference {x} = {r[x]}" + ("; the intervals do not overlap." if clear else
-                                                          "; the intervals overlap, so this is not a clear gain.")))
-    lo, hi = head.sort("mean_rounds").row(0, named=True), head.sort("mean_rounds").row(head.height - 1, named=True)
-    out.append(_finding("info", f"Mean game length ranges from {lo['mean_rounds']:.1f} rounds ({x} = {lo[x]}) to "
-                                f"{hi['mean_rounds']:.1f} ({x} = {hi[x]})."))
-    return out
-
-
 def defaults_findings(rulesets: dict) -> list[dict]:
     """Which values are our own defaults rather than rulebook facts."""
     out = []
@@ -184,3 +163,53 @@ def defaults_findings(rulesets: dict) -> list[dict]:
                                         f"{', '.join(parts) or 'no table rows'}. Plug in the real values when known."))
             break
     return out
+
+
+# A change that alters fewer games than this, under the run's bots, never matters with them.
+NEVER_MATTERS = 0.01
+
+
+def sweep_answer(head: pl.DataFrame, x: str | None, reference: int, labels: dict, touched: dict,
+                 knocked: Sequence[dict], target: Sequence[int] | None, targets: dict | None) -> dict | None:
+    """The answer to the question the sweep's axis asks, for the top of the report.
+
+    head: the headline rows along x (other settings as at the reference), with balance and rounds;
+    touched: point -> share of its games whose outcome differs from the reference's; knocked: the
+    knockout rows (entity, changed). Returns {"question", "lines", "never"} or None without an axis
+    and without knockouts."""
+    lines, never = [], []
+    if x is not None and x in head.columns and head.height >= 2:
+        ref = head.filter(pl.col("point") == reference)
+        r = ref.row(0, named=True) if ref.height else head.row(0, named=True)
+        best = head.sort("balance", descending=True, nulls_last=True).row(0, named=True)
+        if targets is not None and targets.get("rows"):
+            lines.append(f"Best setting for the targets: {targets['rows'][0]['label']} ({targets['summary']}).")
+        if best["point"] == r["point"]:
+            lines.append(f"Balance is highest at the reference {x} = {r[x]} ({best['balance']:.2f}, "
+                         f"{ci(best['balance_low'], best['balance_high'], 1, 2)}).")
+        else:
+            clear = best["balance_low"] > r["balance_high"]
+            lines.append(f"Balance is highest at {x} = {best[x]} ({best['balance']:.2f}, "
+                         f"{ci(best['balance_low'], best['balance_high'], 1, 2)}) against {r['balance']:.2f} at the "
+                         f"reference {x} = {r[x]}: " + ("a clear gain (the intervals do not overlap)." if clear else
+                                                         "not a clear difference (the intervals overlap)."))
+        for row in head.sort("point").iter_rows(named=True):
+            parts = [f"balance {row['balance']:.2f} ({ci(row['balance_low'], row['balance_high'], 1, 2)})",
+                     f"{row['mean_rounds']:.1f} rounds ({ci(row['ci_low'], row['ci_high'], 1, 1)})"]
+            if target and "in_target" in row:
+                parts.append(f"{pct(row['in_target'])} of games in {target[0]}-{target[1]} rounds")
+            share = touched.get(row["point"])
+            if share is not None:
+                parts.append(f"changes {pct(share)} of the reference's games")
+                if share < NEVER_MATTERS:
+                    never.append(f"{x} = {row[x]} changes {pct(share)} of the games against {x} = {r[x]}: "
+                                 "it never matters with these bots.")
+            lines.append(f"{x} = {row[x]}{' (reference)' if row['point'] == r['point'] else ''}: "
+                         + "; ".join(parts) + ".")
+    quiet = [k["entity"] for k in knocked if k.get("changed") is not None and k["changed"] < NEVER_MATTERS]
+    if quiet:
+        never.append(f"{len(quiet)} knocked-out entities change under {pct(NEVER_MATTERS, 0)} of the games: "
+                     f"they never matter with these bots ({', '.join(quiet)}).")
+    if not lines and not never:
+        return None
+    return {"question": f"Which {x}?" if x else "What matters?", "lines": lines, "never": never}

@@ -30,6 +30,7 @@ from . import verdict as V
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_POINT_FIGURES = 4
+OPEN_FIGURES = 2            # the first figures are open; the others are folded (<details>)
 
 
 def describe_point(point: dict) -> str:
@@ -108,27 +109,62 @@ def luck_text() -> dict:
     return TEXT
 
 
-def build_verdict(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, impact: pl.DataFrame,
-                  ablation: pl.DataFrame, reference: int, tables: dict | None, folder: str,
-                  adjusted: pl.DataFrame | None = None) -> dict:
-    """Too strong / too weak at the reference point, each with its next step (reports.verdict).
+def _one_bot(point: dict | None) -> str:
+    """The bot of a point whose every seat plays the same bot, else ""."""
+    bots = str((point or {}).get("labels", {}).get("bots", "")).split(",")
+    return bots[0] if bots[0] and len(set(bots)) == 1 else ""
 
-    Only a paired check whose pairing holds counts as causal; the others, and the association
-    (adjusted for N acquired when the rows allow it), are named as associations."""
+
+def causal_facts(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, ablation: pl.DataFrame,
+                 restricted: pl.DataFrame, reference: int, labels: dict) -> list[dict]:
+    """Every quantity the verdict may rest on, one fact row each (reports.verdict.fact):
+
+    - seats and factions at the reference point, only when every seat plays the same bot (then
+      the seat, or the faction dealt to it, is the only difference between the seats);
+    - knockouts at the reference point whose pairing holds (the same games, the effect off);
+    - restricted play: one seat favouring (or avoiding) the entity against the plain bot in the
+      same seats and games."""
     kind, flabel = manifest.get("entity_kind", "entity"), manifest.get("faction_label", "faction")
-    at = pl.col("point") == reference
-    problems = V.faction_items(factions.filter(at).to_dicts() if factions.height else [], flabel)
-    problems += V.faction_items(seats.filter(at).to_dicts() if seats.height else [], "seat", name_key="seat")
-    causal = ablation.filter((pl.col("base") == reference) & pl.col("holds")) if ablation.height else ablation
-    problems += V.entity_items(causal.to_dicts() if causal.height else [], kind, how="causal")
-    checked = {p["name"] for p in problems} | \
-        (set(ablation.filter(pl.col("base") == reference)["entity"].to_list()) if ablation.height else set())
-    if adjusted is not None and adjusted.height:
-        assoc, how = adjusted.to_dicts(), "adjusted"
-    else:
-        assoc, how = (impact.filter(at).to_dicts() if impact.height else []), "association"
-    problems += [p for p in V.entity_items(assoc, kind, how=how) if p["name"] not in checked]
-    return V.build(problems, manifest.get("config", {}), tables or {}, manifest.get("rulesets", {}), folder)
+    by_index = {p["index"]: p for p in manifest["points"]}
+    bot, at = _one_bot(by_index.get(reference)), pl.col("point") == reference
+    where = labels.get(reference, "")
+    facts = []
+    if bot:
+        if flabel != "seat" and factions.height:
+            facts += V.faction_facts(factions.filter(at).to_dicts(), flabel,
+                                     f"win rate per {flabel}, every seat the same bot", bot, where)
+        if seats.height:
+            facts += V.faction_facts(seats.filter(at).to_dicts(), "seat", "win rate per seat, every seat the same bot",
+                                     bot, where, name_key="seat")
+    if ablation.height:
+        held = ablation.filter((pl.col("base") == reference) & pl.col("holds") & (pl.col("kind") == "knockout"))
+        for r in held.iter_rows(named=True):
+            facts += V.entity_facts([r], kind, "knockout: the same games with its effect off",
+                                    _one_bot(by_index.get(r["base"])) or "mixed", where)
+    for r in restricted.iter_rows(named=True) if restricted.height else ():
+        sign = 1 if r["modifier"] == "favor" else -1     # avoiding a strong entity loses: its worth is -diff
+        lo, hi = sorted((sign * r["diff_lo"], sign * r["diff_hi"]))
+        facts.append(V.fact(kind, r["entity"], sign * r["diff"], lo, hi, 0.0,
+                            f"restricted play: one seat {'favouring' if sign > 0 else 'avoiding'} it against plain "
+                            f"{r['bot']}" + ("" if sign > 0 else " (sign turned: what having it is worth)"),
+                            r["bot"], r["setting"], unit="effect"))
+    return facts
+
+
+def build_verdict(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, ablation: pl.DataFrame,
+                  reference: int, tables: dict | None, folder: str, labels: dict, associations: pl.DataFrame,
+                  association_measure: str, restricted: pl.DataFrame | None = None) -> dict:
+    """Too strong / too weak at the reference point from causes only (causal_facts), each with
+    its next step; the associations beyond the threshold are listed apart, never as verdicts."""
+    kind = manifest.get("entity_kind", "entity")
+    facts = causal_facts(manifest, seats, factions, ablation,
+                         restricted if restricted is not None else pl.DataFrame(), reference, labels)
+    bot = _one_bot(next((p for p in manifest["points"] if p["index"] == reference), None)) or "mixed"
+    assoc = [f for f in V.entity_facts(associations.to_dicts() if associations.height else [], kind,
+                                       association_measure, bot, labels.get(reference, "")) if f["direction"]]
+    assoc = sorted(assoc, key=lambda f: -f["size"])
+    return V.build(V.problems_of(facts), manifest.get("config", {}), tables or {}, manifest.get("rulesets", {}),
+                   folder, facts=facts, associations=assoc)
 
 
 def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, tables: dict | None = None,
@@ -183,16 +219,17 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
                             "alt": f"each {flabel}'s win rate against {x}, with 95% bands and the fair share"})
     shown = [reference] + [i for i in base_ids if i != reference]
     for i in shown[:MAX_POINT_FIGURES if len(base_ids) <= MAX_POINT_FIGURES else 1]:
-        figures.append({"title": f"Win rates: {labels[i]}",
+        fold = i != reference            # the reference's figures open; the other points' folded
+        figures.append({"title": f"Win rates: {labels[i]}", "fold": fold,
                         "src": plots.win_rate_chart(seats.filter(pl.col("point") == i),
                                                     factions.filter(pl.col("point") == i), flabel),
                         "alt": f"win rate per seat and per {flabel} with 95% intervals"})
-        figures.append({"title": f"Game length: {labels[i]}",
+        figures.append({"title": f"Game length: {labels[i]}", "fold": fold,
                         "src": plots.length_chart(hist.filter(pl.col("point") == i), target),
                         "alt": "histogram of game length in rounds"})
     ref_impact = impact.filter(pl.col("point") == reference) if impact.height else impact
     if ref_impact.height:
-        figures.append({"title": f"{kind.capitalize()} impact: {labels[reference]}",
+        figures.append({"title": f"{kind.capitalize()} impact (an association, not a verdict): {labels[reference]}",
                         "src": plots.entity_chart(ref_impact, kind=kind),
                         "alt": f"{kind} win-rate difference when acquired, with corrected 95% intervals"})
     if ablation.height:
@@ -214,30 +251,46 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         same_series = head
         for col in series:                  # compare along x with everything else as at the reference
             same_series = same_series.filter(pl.col(col) == ref_row[col][0]) if ref_row.height else same_series
-        found += F.sweep_findings(same_series, x, reference)
+    else:
+        same_series = head.clear()
     found += F.defaults_findings(manifest.get("rulesets", {}))
-    verdict = build_verdict(manifest, seats, factions, impact, ablation, reference, tables, steps_folder, adjusted)
+    if adjusted.height:
+        assoc, assoc_measure = adjusted, "association adjusted for the number acquired (not a cause)"
+    else:
+        assoc = impact.filter(pl.col("point") == reference) if impact.height else impact
+        assoc_measure = "association: acquirers against the other seats (not a cause)"
+    verdict = build_verdict(manifest, seats, factions, ablation, reference, tables, steps_folder, labels,
+                            assoc, assoc_measure, R.restricted_play(games, points))
     flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing",
                               flabel)
     targets = targets_section.build(base_games, tallies, base_ids, labels, manifest["config"].get("target"))
     if targets is not None:
         found.insert(0, {"level": "info" if targets["rows"] and targets["rows"][0]["all_met"] else "warn",
                          "text": "Targets: " + targets["summary"] + "."})
+    touched = {r["point"]: r["changed"] for r in pairings.filter(pl.col("kind") == "sweep").iter_rows(named=True)}
+    knocked = ablation.filter((pl.col("base") == reference) & (pl.col("kind") == "knockout")).to_dicts() \
+        if ablation.height else []
+    answer = F.sweep_answer(same_series, x, reference, labels, touched, knocked, target, targets)
     lucks = luck_section.build(base_games, points, labels, seed=manifest["config"].get("seed", 0))
     found += [{"level": "info", "text": f"Luck and skill: {lk['words']} ({lk['title']})."} for lk in lucks]
     return {
-        "flow": flow, "targets": targets, "lucks": lucks, "luck_text": luck_text(),
+        "answer": answer, "flow": flow, "targets": targets, "lucks": lucks, "luck_text": luck_text(),
         "verdict": verdict,
         "m": manifest, "title": manifest["config"].get("name", "sweep"), "kind": kind, "flabel": flabel,
-        "target": target, "labels": labels, "reference": reference, "findings": found, "figures": figures,
+        "target": target, "labels": labels, "reference": reference, "findings": found,
+        "figures": [f for f in figures if not f.get("fold")][:OPEN_FIGURES],
+        "folded": [f for f in figures if not f.get("fold")][OPEN_FIGURES:] + [f for f in figures if f.get("fold")],
         "head": _rows(head.sort("point")), "seats": _rows(seats), "factions": _rows(factions), "bots": _rows(bots),
         "impact": _rows(impact.sort(["point", "rank"])) if impact.height else [],
+        "impact_wide": impact_wide(impact, base_ids, reference),
+        "short": {i: ", ".join(f"{k} = {base[n]['labels'][k]}" for k in ([x] if x else []) + series) or labels[i]
+                  for n, i in enumerate(base_ids)},
         "notes": entity_notes(tables, impact["entity"].to_list() if impact.height else []),
         "ablation": _rows(ablation.sort("rank")) if ablation.height else [],
         "pairings": _rows(pairings.sort("point")) if pairings.height else [],
         "adjusted": _rows(adjusted) if adjusted.height else [], "mattered": mattered,
         "by_bot": _rows(by_bot) if by_bot.height else [],
-        "touched": {r["point"]: r["changed"] for r in pairings.filter(pl.col("kind") == "sweep").iter_rows(named=True)},
+        "touched": touched,
         "paired_min": P.PAIRED_MIN, "paired_corr": P.PAIRED_CORRELATION,
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
@@ -245,6 +298,18 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "restricted": R.context(games, points),
         "until_decided": manifest.get("until_decided"),      # a run played until decided (sequential checks)
     }
+
+
+def impact_wide(impact: pl.DataFrame, base_ids: list[int], reference: int) -> list[dict]:
+    """One row per entity, the points as columns ({point: that point's impact row}), in the
+    reference point's rank order (entities it lacks last)."""
+    if not impact.height:
+        return []
+    rows: dict[str, dict] = {}
+    order = impact.sort([pl.col("point") != reference, "point", "rank"])
+    for r in order.iter_rows(named=True):
+        rows.setdefault(r["entity"], {"entity": r["entity"], "cells": {}})["cells"][r["point"]] = r
+    return list(rows.values())
 
 
 def coverage_context(manifest: dict, base_games: pl.DataFrame, tallies: pl.DataFrame, base_ids: list) -> dict:
@@ -284,9 +349,16 @@ def write_report(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, out
                  tables: dict | None = None) -> Path:
     """Render and write the report atomically, and the verdict's next-step configs beside it."""
     out = Path(out)
+    write_report_context(manifest, games, tallies, out, tables)
+    return out
+
+
+def write_report_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, out: Path,
+                         tables: dict | None = None) -> dict:
+    """write_report, returning the context the page was rendered from (the terminal prints from it)."""
     folder = out.parent / "next-steps"
     ctx = build_context(manifest, games, tallies, tables, steps_folder=str(folder))
     html = _environment().get_template("report.html.j2").render(**ctx)
     write_steps(ctx["verdict"], folder)
     write_text_atomic(out, html)
-    return out
+    return ctx

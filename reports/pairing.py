@@ -16,7 +16,8 @@ the rules let it be*. Whether that holds is measured, not assumed:
   broken (the change reached games it had no business reaching).
 
 `holds`: the pairing holds when `identical_unused` >= PAIRED_MIN where use flags exist,
-else when `correlation` >= PAIRED_CORRELATION. A result may be called causal only for
+else when `correlation` >= PAIRED_CORRELATION. A removal (rows edited out) never holds in a
+run's pairings (point_pairings): whatever its figures, it deals different decks. A result may be called causal only for
 games where it holds (docs/metrics.md, section "Pairing").
 """
 from __future__ import annotations
@@ -38,6 +39,10 @@ PAIRED_CORRELATION = 0.5
 # nobody acquired the entity. With fewer than this many, the check cannot be made (the entity is
 # in nearly every game): the result is causal by design, and the label says it was not checked.
 MIN_UNUSED = 30
+
+
+REMOVAL_RULE = ("a removal edits the rows, which changes every deck they are in, so it is never read as a cause; "
+                "a knockout keeps the same cards")
 
 
 def seats_of(games: pl.DataFrame) -> list[int]:
@@ -92,10 +97,14 @@ def pairing(a: pl.DataFrame, b: pl.DataFrame, used: np.ndarray | None = None, by
     return out
 
 
+def _corr(c: float) -> str:
+    return f"{round(c, 2) + 0.0:.2f}"          # never "-0.00"
+
+
 def describe(fig: dict) -> str:
     """The figures in plain words, for a report line."""
     head = (f"{fig['identical']:.1%} of {fig['games']:,} games identical, correlation of paired "
-            f"results {fig['correlation']:.2f}")
+            f"results {_corr(fig['correlation'])}")
     if fig["holds"]:
         return head + f": the pairing holds ({fig['rule']}); the difference is caused by the change."
     return head + (f": the pairing does NOT hold ({fig['rule']}); these are different games, so the "
@@ -107,7 +116,7 @@ def describe(fig: dict) -> str:
 def label(fig: dict) -> str:
     """The plain-words label of a paired comparison: causal, or association only (and why)."""
     unused = "" if not fig.get("unused_games") else f", {fig['identical_unused']:.1%} identical where unused"
-    figures = f"{fig['identical']:.1%} of games identical, correlation {fig['correlation']:.2f}{unused}"
+    figures = f"{fig['identical']:.1%} of games identical, correlation {_corr(fig['correlation'])}{unused}"
     if fig["holds"] and not fig.get("checked", True):
         return f"causal by design, pairing not checked ({figures}; {fig['rule']})"
     if fig["holds"]:
@@ -159,6 +168,8 @@ def point_pairings(games: pl.DataFrame, points: list[dict], reference: int, grid
             continue            # an unfinished run: the two points do not hold the same games yet
         ids = (p or {}).get("tracked", {}).get(entity, []) if entity else []
         fig = pairing(a, b, _used(a, ids) if ids else None, by_design=kind == "knockout")
+        if kind == "removal":        # never a cause: taking rows out changes every deck it is in
+            fig["holds"], fig["rule"] = False, REMOVAL_RULE
         rows.append({"point": point, "against": against, "kind": kind, "entity": entity, **fig, "label": label(fig)})
     if not rows:
         return pl.DataFrame(schema={"point": pl.Int64, "against": pl.Int64, "kind": pl.Utf8, "entity": pl.Utf8,

@@ -48,14 +48,19 @@ def _errorbars(ax, labels, rate, lo, hi, fair=None, colour=BLUE, title="", ylabe
 
 def win_rate_chart(seats: pl.DataFrame, factions: pl.DataFrame, faction_label: str = "faction",
                    title: str = "") -> str:
-    """Win rate per seat and per faction, with 95% intervals and the fair share."""
-    fig, (a1, a2) = _figure(10, 3.6, 2)
+    """Win rate per seat and per faction, with 95% intervals and the fair share; one panel when
+    the factions are the seats (faction_label "seat")."""
+    two = faction_label != "seat"
+    fig, axes = _figure(10 if two else 6, 3.6, 2 if two else 1)
     fair = float(seats["fair"][0]) if seats.height else None
-    _errorbars(a1, [f"seat {s}" for s in seats["seat"]], seats["win_rate"], seats["ci_low"], seats["ci_high"],
+    _errorbars(axes[0], [f"seat {s}" for s in seats["seat"]], seats["win_rate"], seats["ci_low"], seats["ci_high"],
                fair, BLUE, "by seat (turn order at the table)")
-    _errorbars(a2, factions["faction"].to_list(), factions["win_rate"], factions["ci_low"], factions["ci_high"],
-               float(factions["fair"].mean()) if factions.height else None, GREEN, f"by {faction_label}")
-    fig.suptitle(title or f"Win rate per seat and per {faction_label} (95% intervals)", fontsize=11)
+    if two:
+        _errorbars(axes[1], factions["faction"].to_list(), factions["win_rate"], factions["ci_low"],
+                   factions["ci_high"], float(factions["fair"].mean()) if factions.height else None, GREEN,
+                   f"by {faction_label}")
+    default = f"Win rate per seat and per {faction_label} (95% intervals)" if two else "Win rate per seat (95% intervals)"
+    fig.suptitle(title or default, fontsize=11)
     return to_data_uri(fig)
 
 
@@ -111,12 +116,15 @@ def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target:
             ax.set_xlabel(x)
     for ax, (col, *_rest) in zip(axes, panels):
         if numeric is None:
-            ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20)
+            ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20, ha="right")
+        elif np.all(numeric == np.round(numeric)):          # an integer parameter: ticks at its values only
+            ax.set_xticks(numeric, [str(int(v)) for v in numeric])
         if col == "seat0_rate" and "fair" in table.columns:
             for f in sorted(set(table["fair"].drop_nulls().to_list())):
                 ax.axhline(f, color=GREY, ls="--", lw=0.8)
         if col == "mean_rounds" and target is not None:
-            ax.axhspan(target[0], target[1], color=GREEN, alpha=0.08)
+            ax.axhspan(target[0], target[1], color=GREEN, alpha=0.08, label=f"target {target[0]}-{target[1]} rounds")
+            ax.legend(fontsize=8)
     if series:
         axes[0].legend(fontsize=8)
     fig.suptitle(f"Headline metrics against {x} (95% bands)", fontsize=11)
@@ -140,7 +148,9 @@ def faction_sweep_chart(factions: pl.DataFrame, x_of_point: dict, x: str, factio
         for f in sorted(set(df["fair"].drop_nulls().round(4).to_list())):
             ax.axhline(f, color=GREY, ls="--", lw=0.8, label=f"fair share {f:.0%}")
     if numeric is None:
-        ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20)
+        ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20, ha="right")
+    elif np.all(numeric == np.round(numeric)):
+        ax.set_xticks(numeric, [str(int(v)) for v in numeric])
     ax.set_xlabel(x)
     ax.set_ylabel("win rate")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -157,13 +167,14 @@ def entity_chart(impact: pl.DataFrame, top: int = 15, kind: str = "card", title:
     y = np.arange(df.height)[::-1]
     eff = df["effect"].to_numpy() * 100
     lo, hi = df["ci_low"].to_numpy() * 100, df["ci_high"].to_numpy() * 100
-    colours = [RED if f and e > 0 else (BLUE if f else GREY) for f, e in zip(df["flagged"].to_list(), eff)]
+    # An association: never in the verdict's red and blue; the intervals that exclude zero darker.
+    colours = ["#4b5563" if f else "#c7cbd1" for f in df["flagged"].to_list()]
     ax.barh(y, eff, color=colours, alpha=0.7)
     ax.errorbar(eff, y, xerr=[eff - lo, hi - eff], fmt="none", ecolor="black", capsize=3, lw=1)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, df["entity"].to_list())
     ax.set_xlabel(f"win rate when the {kind} was acquired minus when not (percentage points)")
-    ax.set_title(title or f"{kind} impact (ranked by the interval bound nearest zero)", fontsize=10)
+    ax.set_title(title or f"{kind} impact, an association (ranked by the interval bound nearest zero)", fontsize=10)
     return to_data_uri(fig)
 
 

@@ -43,6 +43,49 @@ def _trace_png(trace: list[dict]) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def better(target, original: float, change: tuple) -> str:
+    """Is the proposal better than the current data on one target: "better" (the paired interval
+    lies wholly on the side that moves towards the target), "worse" (wholly on the other side) or
+    "no clearer than the current data"."""
+    d, lo, hi = change
+    if isinstance(target, list):
+        towards = -1 if original > target[1] else 1 if original < target[0] else 0
+    else:
+        towards = -1 if original > target else 0
+    if towards == 0 or lo != lo:
+        return "no clearer than the current data"
+    if (hi < 0 if towards < 0 else lo > 0):
+        return "better"
+    if (lo > 0 if towards < 0 else hi < 0):
+        return "worse"
+    return "no clearer than the current data"
+
+
+def not_met_lines(summary: dict) -> list[str]:
+    """Not met, said plainly: per target, the best candidate against the current data (the paired
+    difference on the same fresh games), and whether anything within the bounds helps at all."""
+    p = summary["proof"]
+    against = p.get("against_original") or {}
+    lines, helps = [], False
+    for t, target in summary["targets"].items():
+        if t not in against:
+            continue
+        d, lo, hi = against[t]
+        word = better(target, p["original"]["values"][t][0], (d, lo, hi))
+        helps |= word == "better"
+        lines.append(f"  {t}: proposal - original {d:+.2f} [{lo:+.2f}, {hi:+.2f}] (paired, the same fresh games): {word}")
+    if summary["diff"] and not helps:
+        lines.append("not met, and nothing within the bounds helps: the best candidate is no clearer than the current "
+                     "data; nothing is claimed")
+    elif summary["diff"]:
+        lines.append("not met: the best candidate is better than the current data but misses the target; nothing "
+                     "more is claimed")
+    else:
+        lines.append("not met, and nothing within the bounds helps: no change beats the current data; nothing is "
+                     "claimed")
+    return lines
+
+
 def tune_section(summary: dict, rows: list[dict]) -> str:
     """One HTML <section> (no page shell), for a report or a page of its own."""
     p = summary["proof"]
@@ -52,7 +95,7 @@ def tune_section(summary: dict, rows: list[dict]) -> str:
     out.append(f"<p><b>{e(diff)}</b>: targets <b>{e(summary['verdict'].upper())}</b> on {p['games']:,} fresh "
                f"games (seed {p['seed']}, never used by the search).</p>")
     if summary["verdict"] != "met":
-        out.append("<p>Not met: the closest candidate found is shown; nothing is claimed.</p>")
+        out.append("<p>" + "<br>".join(e(line.strip()) for line in not_met_lines(summary)) + "</p>")
     out.append("<h3>Before and after (95% intervals, fresh games)</h3><table><tr><th>target</th><th>goal</th>"
                "<th>original</th><th>proposal</th><th>met</th></tr>")
     for t, goal in summary["targets"].items():

@@ -2,12 +2,16 @@
 
 A faction (or seat, or entity) is called too strong when its win rate (or its effect on the
 win rate of whoever acquires it) is more than THRESHOLD above the fair value *and* its 95%
-interval excludes the fair value; too weak likewise below. THRESHOLD is stated in the
+interval excludes the fair value; too weak likewise below. Only measures that are causes enter
+the verdict (the caller decides which: a knockout whose pairing holds, restricted play, a
+paired change, a win rate with every seat played by the same bot); associations are fact rows
+too, shown apart and never as verdicts. THRESHOLD is stated in the
 report. Each problem gets a next step: a sweep config over one number of the row behind it
 (written beside the report), and the results that rest on our own default values (rather
 than rulebook facts) are named before them.
 
-    faction_items(rows, ...), entity_items(rows, ...) -> problems (dicts)
+    fact(...), faction_facts(rows, ...), entity_facts(rows, ...) -> fact rows (one per quantity)
+    problems_of(facts) -> the rows beyond the threshold (the verdict's lines)
     next_step_config(problem, config, tables) -> (file name, TOML text) or None
 """
 from __future__ import annotations
@@ -52,58 +56,74 @@ def _pct(x: float) -> str:
     return f"{x * 100:.1f}%"
 
 
-def faction_items(rows: Iterable[dict], label: str, name_key: str = "faction", rate: str = "win_rate",
-                  fair_key: str = "fair", threshold: float = THRESHOLD, change: bool = False) -> list[dict]:
-    """Problems among factions (or seats): rows with a rate, ci_low, ci_high and a fair share.
+def fact(what: str, name: str, value, lo, hi, fair: float, measure: str, bot: str = "", setting: str = "",
+         unit: str = "rate", threshold: float = THRESHOLD) -> dict:
+    """One quantity, computed once: who, the measure, the bot and setting it was measured under, the
+    value with its interval, and its direction (STRONG, WEAK or None). Every verdict line, terminal
+    line and association line that names it is rendered from this row (`text`).
 
-    change=True: the rows are paired changes (compare); fair is then 0 (no change).
-    """
-    out = []
-    for r in rows:
-        fair = 0.0 if change else r[fair_key]
-        d = classify(r[rate], r["ci_low"], r["ci_high"], fair, threshold)
-        if d is None:
-            continue
-        name = str(r[name_key])
-        if change:
-            text = (f"{label.capitalize()} {name} became {'stronger' if d == STRONG else 'weaker'}: "
-                    f"{_pp(r[rate])} win rate (paired 95% interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}; "
-                    f"{_pct(r['rate_a'])} before, {_pct(r['rate_b'])} after).")
-        else:
-            text = (f"{label.capitalize()} {name}: wins {_pct(r[rate])} (95% interval "
-                    f"{_pct(r['ci_low'])} to {_pct(r['ci_high'])}) against a fair {_pct(fair)}, "
-                    f"{_pp(r[rate] - fair)}.")
-        out.append({"name": name, "what": label, "direction": d, "text": text, "size": abs(r[rate] - fair)})
-    return sorted(out, key=lambda p: -p["size"])
+    unit: "rate" (a win rate against a fair share), "effect" (a difference in win rate, fair 0) or
+    "change" (a paired change, after - before, fair 0)."""
+    d = classify(value, lo, hi, fair, threshold)
+    row = {"what": what, "name": str(name), "measure": measure, "bot": bot, "setting": setting, "unit": unit,
+           "value": value, "ci_low": lo, "ci_high": hi, "fair": fair, "direction": d,
+           "size": abs(value - fair) if not _bad(value) else 0.0}
+    row["text"] = fact_text(row)
+    return row
 
 
-def entity_items(rows: Iterable[dict], kind: str, effect: str = "effect", threshold: float = THRESHOLD,
-                 how: str = "association", limit: int = 8) -> list[dict]:
-    """Problems among entities: the effect on its acquirers' win rate beyond the threshold.
+def fact_text(r: dict) -> str:
+    """The one sentence of a fact row (the same words on the page and in the terminal)."""
+    bots = f"{r['bot']} bots" if r["bot"] and f"{r['bot']} bots" not in r["setting"] else ""
+    where = "; ".join(x for x in (r["measure"], bots, r["setting"]) if x)
+    who = f"{r['what'].capitalize()} {r['name']}"
+    if r["unit"] == "rate":
+        return (f"{who}: wins {_pct(r['value'])} against a fair {_pct(r['fair'])}, {_pp(r['value'] - r['fair'])} "
+                f"(95% interval {_pct(r['ci_low'])} to {_pct(r['ci_high'])}; {where}).")
+    if r["unit"] == "change":
+        return (f"{who}: {_pp(r['value'])} win rate after the edit against before (95% interval "
+                f"{_pp(r['ci_low'])} to {_pp(r['ci_high'])}; {where}).")
+    return (f"{who}: {_pp(r['value'])} win rate for whoever acquires it (corrected 95% interval "
+            f"{_pp(r['ci_low'])} to {_pp(r['ci_high'])}; {where}).")
 
-    how: "causal" (a paired check whose pairing holds), "association" (acquired vs not), "adjusted"
-    (acquired vs not among seats that acquired as many entities), or
-    "change" (compare: the acquirers' win rate after the edit against before).
-    """
-    out = []
-    for r in rows:
-        d = classify(r[effect], r["ci_low"], r["ci_high"], 0.0, threshold)
-        if d is None:
-            continue
-        name = str(r["entity"])
-        if how == "change":
-            text = (f"{kind.capitalize()} {name}: its acquirers' win rate {_pp(r[effect])} after the edit "
-                    f"(corrected interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}).")
-        else:
-            basis = {"causal": "against the same games without it (causal)",
-                     "adjusted": "against the seats that acquired as many entities but not it (an association, "
-                                 "adjusted for N acquired: check it with a knockout)"}.get(
-                how, "against the seats that did not acquire it (an association: check it with an ablation)")
-            text = (f"{kind.capitalize()} {name}: {_pp(r[effect])} win rate for whoever acquires it "
-                    f"{basis}; corrected interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}.")
-        out.append({"name": name, "what": kind, "direction": d, "text": text, "size": abs(r[effect])})
-    out = sorted(out, key=lambda p: -p["size"])
-    return out[:limit]
+
+def faction_facts(rows: Iterable[dict], label: str, measure: str, bot: str = "", setting: str = "",
+                  name_key: str = "faction", rate: str = "win_rate", fair_key: str = "fair",
+                  change: bool = False) -> list[dict]:
+    """Fact rows of factions (or seats): rows with a rate, ci_low, ci_high and a fair share;
+    change=True: the rows are paired changes (compare), fair 0."""
+    return [fact(label, r[name_key], r[rate], r["ci_low"], r["ci_high"], 0.0 if change else r[fair_key],
+                 measure, bot, setting, "change" if change else "rate") for r in rows]
+
+
+def entity_facts(rows: Iterable[dict], kind: str, measure: str, bot: str = "", setting: str = "",
+                 effect: str = "effect", change: bool = False) -> list[dict]:
+    """Fact rows of entities: the effect on the win rate of whoever acquires it (fair 0)."""
+    return [fact(kind, r["entity"], r[effect], r["ci_low"], r["ci_high"], 0.0, measure, bot, setting,
+                 "change" if change else "effect") for r in rows]
+
+
+def problems_of(facts: Iterable[dict]) -> list[dict]:
+    """The facts beyond the threshold, largest first, each (what, name) once."""
+    out, seen = [], set()
+    for f in sorted((f for f in facts if f["direction"]), key=lambda f: -f["size"]):
+        key = (f["what"].casefold(), f["name"].casefold())
+        if key not in seen:
+            seen.add(key)
+            out.append(dict(f))
+    return out
+
+
+def lines(verdict: dict) -> list[str]:
+    """The verdict as terminal lines: the page's words, one line per problem, then the associations' count."""
+    out = [f"too {p['direction']}: {p['text']}" for p in verdict["problems"]]
+    if not out:
+        out = [f"nothing beyond the threshold ({verdict['threshold'] * 100:.1f} pp) among "
+               f"{len(verdict['facts'])} causal measures" if verdict["facts"] else
+               "no verdict: the run holds no causal measure (add an [ablation] of kind knockout)"]
+    if verdict["associations"]:
+        out.append(f"associations, not verdicts (see the page): {len(verdict['associations'])}")
+    return out
 
 
 def defaults_behind(name: str, rulesets: dict) -> list[str]:
@@ -202,8 +222,11 @@ def next_step_config(problem: dict, config: dict, tables: dict) -> tuple[str, st
     return f"{name}.toml", "\n".join(lines), what
 
 
-def build(problems: Sequence[dict], config: dict, tables: dict, rulesets: dict, folder: str = "next-steps") -> dict:
-    """The verdict: problems with their defaults and next steps; `files`: name -> TOML to write."""
+def build(problems: Sequence[dict], config: dict, tables: dict, rulesets: dict, folder: str = "next-steps",
+          facts: Sequence[dict] = (), associations: Sequence[dict] = ()) -> dict:
+    """The verdict: problems with their defaults and next steps; `files`: name -> TOML to write.
+    `facts`: every causal fact row the problems were chosen from; `associations`: association rows
+    beyond the threshold (shown apart, never as verdicts)."""
     files = {}
     for p in problems:
         p["defaults"] = defaults_behind(p["name"], rulesets)
@@ -216,5 +239,6 @@ def build(problems: Sequence[dict], config: dict, tables: dict, rulesets: dict, 
                          "command": f"balancelab sweep {folder}/{fname} --out runs/{fname[:-5]}"}
         else:
             p["next"] = None
-    return {"problems": list(problems), "threshold": THRESHOLD, "colours": COLOURS,
+    return {"problems": list(problems), "facts": list(facts), "associations": list(associations),
+            "threshold": THRESHOLD, "colours": COLOURS,
             "default_params": default_params(rulesets), "files": files, "folder": folder}

@@ -66,8 +66,8 @@ def check_decoy(run, entity: str, min_lift: float, min_holders: int) -> None:
     """The decoy's whole story, as a designer reads it: holders win clearly more (raw and
     adjusted lower bounds above `min_lift`), its knockout changes nothing (interval around 0,
     pairing holds), the verdict does not name it, the findings call it an association and give
-    the knockout's "no clear causal effect"; without the knockout, the verdict goes by the
-    association and calls it strong."""
+    the knockout's "no clear causal effect"; without the knockout, the verdict still does not
+    name it, and it is listed among the associations (strong, "not a cause")."""
     adj = api.adjusted_association(run).filter(pl.col("entity") == entity).row(0, named=True)
     assert adj["raw_low"] > min_lift and adj["ci_low"] > min_lift, adj
     raw = api.entity_impact(run).filter(pl.col("entity") == entity).row(0, named=True)
@@ -80,8 +80,10 @@ def check_decoy(run, entity: str, min_lift: float, min_holders: int) -> None:
     assert not any("strong" in f["text"] or "helps" in f["text"] for f in findings), findings
     assert any(f["level"] == "ok" and "no clear causal effect" in f["text"] for f in findings), findings
     assert all("association" in f["text"] for f in findings if f["level"] == "warn"), findings
-    alone, _ = said_about(report_context(run, knockouts=False), entity)
-    assert [(p["direction"], "an association" in p["text"]) for p in alone] == [("strong", True)], alone
+    alone = report_context(run, knockouts=False)
+    assert said_about(alone, entity)[0] == []           # without its knockout: never a verdict ...
+    assoc = [a for a in alone["verdict"]["associations"] if a["name"] == entity]
+    assert [(a["direction"], "not a cause" in a["text"]) for a in assoc] == [("strong", True)], assoc   # ... an association
 
 
 def check_rare_knockout(run, entity: str, max_used_share: float) -> None:

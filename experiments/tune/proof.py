@@ -145,6 +145,10 @@ def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
     if "original" not in result:
         result["original"] = result["proposal"]
     result["verdict"] = "met" if all(result["proposal"]["met"].values()) else "not met"
+    # The proposal against the current data on the same fresh games: {target: (change, low, high)}.
+    result["against_original"] = ({t: list(v) for t, v in paired_changes(
+        frames[space.current][0], frames[winner][0], cfg.targets, cfg.base.seed, entities).items()}
+        if winner != space.current else {t: [0.0, 0.0, 0.0] for t in cfg.targets})
     sens = []
     base_games = frames[winner][0]
     for name, k, c in around:

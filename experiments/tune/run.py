@@ -139,6 +139,7 @@ def proposal_text(summary: dict) -> str:
         lines.append(f"  {t:<14} {goal:<14} proposal {est:6.2f} [{lo:.2f}, {hi:.2f}]   "
                      f"original {o[0]:6.2f} [{o[1]:.2f}, {o[2]:.2f}]   {ok}")
     if summary["verdict"] != "met":
-        lines.append("not met: the closest candidate found is shown; nothing is claimed")
+        from reports.tune_html import not_met_lines
+        lines += not_met_lines(summary)
     lines.append(f"search: {summary['candidates']} candidates, {summary['search_games']:,} games ({summary['stopped']})")
     return "\n".join(lines)

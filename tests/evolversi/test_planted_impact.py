@@ -17,7 +17,8 @@ from strategies.weights import default
 from strategies.evolversi.reference_bots import GreedyBot
 
 from evolversi_kit import play_batch, play_one
-from tests.planted_kit import check_decoy, check_rare_knockout, knockout_row, rare_config, registered, sweep
+from tests.planted_kit import (check_decoy, check_rare_knockout, knockout_row, rare_config, registered, report_context,
+                               sweep)
 
 # ----------------------------------------------------------------------------- (a) a stronger card
 
@@ -184,3 +185,35 @@ def test_rare_entity_knockout_pairs_90pct(tmp_path):
     identical (Wilson interval from 91.9%), 100% of the 1,761 games without it."""
     run = sweep(tmp_path, rare_config("evolversi", 2, "Rinascita"))
     check_rare_knockout(run, "Rinascita", max_used_share=0.2)
+
+# ----------------------------------------------------------------------------- (d) the verdict: causes first
+
+
+def test_the_verdict_names_the_planted_strong_card_first_from_its_knockout_and_never_the_decoy(tmp_path, leader_bot):
+    """The decoy (blank Pelliccia, bought only when leading) beside a planted strong card
+    (Mutazione gaining 5 points instead of 2), both knocked out, 1,000 games (seed 3): the
+    verdict's first line is Mutazione, from its knockout; the decoy, whose holders win far more,
+    is only an association and never a verdict line."""
+    strong = '{ table = "cards", where = { name = "Mutazione" }, set = { amount = 5 } }'
+    run = sweep(tmp_path, CONFIG_D.format(bot=leader_bot, blank=BLANK, strong=strong))
+    verdict = report_context(run)["verdict"]
+    first = verdict["problems"][0]
+    assert (first["name"], first["direction"]) == ("Mutazione", "strong"), verdict["problems"]
+    assert first["measure"].startswith("knockout") and first["text"].startswith("Card Mutazione: +")
+    assert DECOY not in {p["name"] for p in verdict["problems"]}
+    assert DECOY in {a["name"] for a in verdict["associations"]}
+
+
+CONFIG_D = """
+name = "planted-strong-and-decoy"
+ruleset = "evolversi"
+players = 4
+bots = "{bot}"
+games = 1000
+seed = 3
+batch_size = 1000
+edits = [{blank}, {strong}]
+
+[ablation]
+entities = ["Pelliccia", "Mutazione"]
+"""

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from experiments.compare import CompareRequest, run_compare
 from simcore.games import get_game
@@ -85,6 +86,13 @@ def test_compare_command_prints_the_edit_and_writes_json_html_and_next_steps(tmp
     assert doc["a"]["data"] == "built-in" and doc["games"] == 800
     html = (out / "compare.html").read_text()
     assert 'id="verdict"' in html and "Mutazione" in html and "-0.0" not in html
+    said = proc.stdout.split("verdict (from causes only):\n")[1].split("\n\n")[0].splitlines()
+    lines = [t.split(": ", 1)[1] for t in said if t.startswith("  too ")]
+    assert lines and all(escape(t) in html for t in lines)            # the terminal's words are the page's
+    for r in doc["factions"]:                    # an animal beyond the threshold after the edit is in the verdict
+        gap = r["rate_b"] - r["fair"]
+        beyond = abs(gap) > 0.03 and (r["b_low"] > r["fair"] if gap > 0 else r["b_high"] < r["fair"])
+        assert not beyond or any(t.startswith(f"Animal {r['faction']}: ") for t in lines), (r, lines)
     from experiments.config import load_config
     from experiments.grid import expand
     steps = sorted((out / "next-steps").glob("*.toml"))

@@ -1,6 +1,8 @@
 """Grid expansion: fixed order, common random numbers, replicate seeds, permutations, ablations."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from experiments.config import load_config
@@ -137,3 +139,17 @@ def test_trajectories_in_a_config_reach_every_points_spec_and_only_then_the_dige
     assert [p.spec.trajectories for p in expand(on)] == [True]
     assert [p.spec.trajectories for p in expand(plain)] == [False]
     assert "trajectories" not in plain.resolved() and on.digest() != plain.digest()
+
+
+def test_ablation_of_every_entity_where_at_the_reference_point_only():
+    """quick.toml: entities = "*" with where = { deck = "evolution" } and at = "reference": one
+    knockout per distinct Evolution card, each against the point that plays the printed rules."""
+    from experiments.sweep import reference_point
+    from simcore.games.evolversi.schema import GAME_DATA
+    cfg = load_config(Path(__file__).parents[2] / "experiments" / "configs" / "quick.toml")
+    points = expand(cfg)
+    ablated = [p for p in points if p.ablated is not None]
+    names = list(dict.fromkeys(c["name"] for c in GAME_DATA.load().tables["cards"] if c["deck"] == "evolution"))
+    assert [p.ablated for p in ablated] == names and len(points) == 3 + len(names)
+    assert {p.base for p in ablated} == {reference_point(cfg, points)}
+    assert all(p.ablation_kind == "knockout" for p in ablated)

@@ -1,7 +1,8 @@
 """A small real sweep with a planted imbalance, shared by the report tests.
 
 Pelliccia (printed: no effect) is edited to "gain 4 Evolution points" - clearly too
-strong - and the config asks for its causal check (the same games with it blanked).
+strong - and the config asks for its causal check: a knockout (the same games with its
+effect switched off).
 """
 from __future__ import annotations
 
@@ -23,9 +24,8 @@ param = "fourth_card_space"
 values = [3, 4]
 
 [ablation]
-kind = "removal"
+kind = "knockout"
 entities = ["Pelliccia", "Sonar"]
-set = { effect = "none", amount = 0 }
 """
 
 

@@ -1,5 +1,6 @@
-"""Reports at 1280 px in headless Chromium: no table needs a horizontal scroll, the page does not
-either; and the verdict of the README's main job (quick.toml), screenshotted for CI."""
+"""Reports in headless Chromium at 1024, 1280 and 1400 px: no word broken inside a table cell, a
+wide table scrolls inside its own box and never the page; the README's main job (quick.toml)
+within its page height budget, its verdict from causes only, screenshotted for CI."""
 from __future__ import annotations
 
 import re
@@ -19,6 +20,25 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary
                                                                "with apt); the width check needs a real browser")
 
 
+PAGE_BUDGET = int(8.5 * 900)       # the main job's page at 1400 px: about 8 screens
+
+
+def check_the_main_jobs_causes(out: Path) -> None:
+    """The main job's verdict names only causally checked entities, and every causal check holds
+    its pairing: at least 99% of the games without the entity identical (or causal by design when
+    nearly every game has it)."""
+    from experiments.store import open_run
+    from reports.html import build_context
+    run = open_run(out)
+    ctx = build_context(run.manifest, run.games(), run.tallies())
+    checks = [r for r in ctx["ablation"] if r["kind"] == "knockout"]
+    assert checks and all(r["holds"] for r in checks)
+    assert all(r["identical_unused"] >= 0.99 for r in checks if r["unused_games"] >= 30), checks
+    knocked = {r["entity"] for r in checks}
+    for p in ctx["verdict"]["problems"]:
+        assert p["what"] != ctx["kind"] or (p["name"] in knocked and p["measure"].startswith("knockout")), p
+
+
 def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -26,8 +46,8 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-def _body_at_1280(tmp_path: Path, page: Path) -> dict:
-    dom = _chromium(tmp_path, "--window-size=1280,2000", "--dump-dom", page.as_uri())
+def _body_at_1280(tmp_path: Path, page: Path, width: int = 1280) -> dict:
+    dom = _chromium(tmp_path, f"--window-size={width},900", "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]
     body = re.search(r"<body([^>]*)>", dom.stdout)
     assert body and "data-wide-tables" in body.group(1), "the page's self-check did not run"
@@ -42,10 +62,9 @@ def report(planted_run, tmp_path_factory) -> Path:
 
 
 @needs_chromium
-def test_no_table_of_the_sweep_report_scrolls_sideways_at_1280px(report, tmp_path):
+def test_the_sweep_report_page_never_scrolls_sideways_at_1280px(report, tmp_path):
     body = _body_at_1280(tmp_path, report)
-    assert body["data-wide-tables"] == "0", body.get("data-wide-names")
-    assert body["data-page-scroll"] == "false"
+    assert body["data-page-scroll"] == "false" and body["data-broken-cells"] == "0", body
 
 
 @needs_chromium
@@ -53,11 +72,29 @@ def test_the_width_check_catches_a_table_too_wide_for_the_page(report, tmp_path)
     wide = "<table><tr>" + "".join(f"<td>{'9' * 12}</td>" for _ in range(40)) + "</tr></table>"
     page = tmp_path / "wide.html"
     page.write_text(report.read_text().replace('<h2 id="findings">', wide + '<h2 id="findings">', 1))
-    assert int(_body_at_1280(tmp_path, page)["data-wide-tables"]) >= 1
+    body = _body_at_1280(tmp_path, page)
+    assert int(body["data-wide-tables"]) >= 1 and body["data-page-scroll"] == "false"    # it scrolls in its own box
 
 
 @needs_chromium
-def test_no_table_of_the_compare_report_scrolls_sideways_at_1280px(tmp_path):
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_no_word_is_broken_inside_and_the_page_never_scrolls_sideways(report, tmp_path, width):
+    body = _body_at_1280(tmp_path, report, width)
+    assert body["data-broken-cells"] == "0", body["data-broken-names"]
+    assert body["data-page-scroll"] == "false"
+
+
+@needs_chromium
+def test_the_word_check_catches_a_header_broken_inside_a_word(report, tmp_path):
+    narrow = '<table><tr><th style="width: 30px; overflow-wrap: anywhere">Platypusplatypus</th></tr></table>'
+    page = tmp_path / "narrow.html"
+    page.write_text(report.read_text().replace('<h2 id="findings">', narrow + '<h2 id="findings">', 1))
+    body = _body_at_1280(tmp_path, page, 1400)
+    assert int(body["data-broken-cells"]) >= 1 and "Platypusplatypus" in body["data-broken-names"]
+
+
+@needs_chromium
+def test_the_compare_report_page_never_scrolls_sideways_at_1280px(tmp_path):
     data = tmp_path / "copy"
     shutil.copytree(Path(cli.get_game("evolversi").data.data_dir), data)
     text = (data / "cards.csv").read_text().replace("Mutazione,evolution,,2,1,1,0,gain_points,2,",
@@ -66,7 +103,7 @@ def test_no_table_of_the_compare_report_scrolls_sideways_at_1280px(tmp_path):
     assert cli.main(["compare", "evolversi", "--data", str(data), "--games", "400", "--seed", "2",
                      "--out", str(tmp_path / "cmp")]) == 0
     body = _body_at_1280(tmp_path, tmp_path / "cmp" / "compare.html")
-    assert body["data-wide-tables"] == "0", body.get("data-wide-names")
+    assert body["data-broken-cells"] == "0", body.get("data-broken-names")
     assert body["data-page-scroll"] == "false" and body["data-images"].split("/")[0] == body["data-images"].split("/")[1]
 
 
@@ -86,10 +123,16 @@ def test_the_main_jobs_report_opens_with_its_verdict(tmp_path):
     for step in re.findall(r'data-config="([^"]+)"', verdict):
         assert Path(step).is_file()
     body = _body_at_1280(tmp_path, out / "report.html")
-    assert body["data-wide-tables"] == "0" and body["data-page-scroll"] == "false"
+    assert body["data-page-scroll"] == "false"
+    for width in (1024, 1400):
+        body = _body_at_1280(tmp_path, out / "report.html", width)
+        assert body["data-broken-cells"] == "0" and body["data-page-scroll"] == "false", body
+        if width == 1400:                     # about 8 screens of 900 px, the detail folded
+            assert int(body["data-page-height"]) <= PAGE_BUDGET, body["data-page-height"]
+    check_the_main_jobs_causes(out)
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "quick-verdict.png"
     shot.unlink(missing_ok=True)
-    res = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,1500", (out / "report.html").as_uri())
+    res = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1400,900", (out / "report.html").as_uri())
     assert res.returncode == 0 and shot.exists() and shot.stat().st_size > 10_000
     shutil.copyfile(out / "report.html", ARTIFACTS / "quick-report.html")

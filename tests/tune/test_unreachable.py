@@ -33,3 +33,10 @@ def test_unreachable_target_ends_not_met_with_the_closest_candidate(tmp_path, ca
     rows = [r for r in summary["trace"]]
     assert rows[-1]["best_shortfall"] == summary["search_best"]["shortfall"] > 0
     assert "not met" in (out / "report.html").read_text().lower()
+    # Whether the best candidate beats the current data, said with the paired difference.
+    d, lo, hi = summary["proof"]["against_original"]["faction_gap"]
+    assert lo <= d <= hi
+    assert not summary["diff"] or f"faction_gap: proposal - original {d:+.2f} [{lo:+.2f}, {hi:+.2f}]" in stdout
+    helps = hi < 0
+    assert ("better than the current data but misses the target" in stdout) == (helps and bool(summary["diff"]))
+    assert ("nothing within the bounds helps" in stdout) == (not helps or not summary["diff"])
