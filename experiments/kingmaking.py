@@ -77,10 +77,16 @@ def scan_game(g, rs, players: int, bots, seed: int, game: int, playouts: int = P
             firsts = [i for i, lab in enumerate(labels) if lab not in labels[:i]]
             if len(firsts) > 1:
                 keys = [int(rng.key(seed, game, rng.SEARCH, n, seat, k, _TAG)) for k in range(playouts)]
-                out = g.branch(rs, [state] * playouts, seat, kind, firsts, bots, seed, game, keys)
-                chance, moved = decision_effect(out, seat, len(firsts), playouts)
+                states = [state] * playouts
                 scan.decisions += 1
-                if chance < hopeless:
+                # one option winning `hopeless` or more proves the seat can still win: the other
+                # options need not be played (the best option's share is at least this one's)
+                first, _ = decision_effect(g.branch(rs, states, seat, kind, firsts[:1], bots, seed, game, keys),
+                                           seat, 1, playouts)
+                if first < hopeless:
+                    out = g.branch(rs, states, seat, kind, firsts, bots, seed, game, keys)
+                    chance, moved = decision_effect(out, seat, len(firsts), playouts)
+                if first < hopeless and chance < hopeless:
                     scan.hopeless += 1
                     if moved >= swing:
                         scan.kingmaking += 1

@@ -1,0 +1,49 @@
+"""Blind spots (experiments/blind_spots.py, reports/blind_spots.py): a rule change that
+changes most games is touched, one that changes nothing is a blind spot; every shipped
+variant's changed parameters are listed."""
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from experiments import blind_spots as B
+from reports.blind_spots import blind_spots_text, spots
+from simcore.games import get_game
+
+
+def test_rule_changes_lists_each_parameter_a_shipped_variant_changes():
+    rs = get_game("evolution").data.load()
+    changes = B.rule_changes("evolution", rs)
+    assert ("second-printing", "hard_shell_bonus", 4) in changes
+    assert all(rs.params[p] != v for _, p, v in changes)
+    assert {v for v, _, _ in changes} == set(rs.variants) - {"default"}
+
+
+def test_a_change_that_moves_every_game_is_touched_and_a_no_op_is_a_blind_spot(monkeypatch):
+    rs = get_game("capybara").data.load()
+    same = rs.params["strikes_extra"]
+    monkeypatch.setattr(B, "rule_changes", lambda game, rs: [("more-strikes", "strikes_extra", same + 2),
+                                                              ("no-op", "strikes_extra", same)])
+    table = B.blind_spots(rs, ["greedy"], players=3, games=60, seed=1)
+    rules = {r["name"]: r["share"] for r in table.filter(pl.col("kind") == "rule").iter_rows(named=True)}
+    assert rules[f"more-strikes: strikes_extra = {same + 2}"] > 0.5
+    assert rules[f"no-op: strikes_extra = {same}"] == 0.0
+    listed = spots(table)["name"].to_list()
+    assert f"no-op: strikes_extra = {same}" in listed and f"more-strikes: strikes_extra = {same + 2}" not in listed
+    entities = table.filter(pl.col("kind") == "entity")
+    assert entities.height == len(set(get_game("capybara").entities(rs)))
+    assert entities["touched"].max() > 0
+
+
+def test_an_entity_is_a_blind_spot_only_if_every_bot_misses_it():
+    table = pl.DataFrame({"kind": ["entity"] * 4, "name": ["a", "a", "b", "b"], "bot": ["x", "y", "x", "y"],
+                          "games": [100] * 4, "touched": [1, 30, 2, 4]}).with_columns(
+        share=pl.col("touched") / pl.col("games"))
+    out = spots(table)
+    assert out["name"].to_list() == ["b"] and out["best_bot"].to_list() == ["y"]
+    assert "b: at most 4.0% (y)" in blind_spots_text(table)
+
+
+@pytest.mark.parametrize("bots, kept", [(["greedy", "rollout", "script"], ["greedy"])])
+def test_search_bots_and_scripts_are_left_out(bots, kept):
+    assert B.shippable("capybara", bots) == kept
