@@ -47,6 +47,7 @@ class GameScan:
     hopeless: int = 0             # of them, by a seat below `hopeless`
     kingmaking: int = 0           # of them, with a swing >= `swing`
     swings: list = field(default_factory=list)   # (seat, kind, chance, swing) of each kingmaking decision
+    winner: tuple = ()            # the game's winners (seat flags), as the bots played it
 
 
 def decision_effect(out, seat: int, options: int, k: int) -> tuple[float, float]:
@@ -94,6 +95,7 @@ def scan_game(g, rs, players: int, bots, seed: int, game: int, playouts: int = P
             n += 1
         state, raw = g.run_state("batch", rs, state, bots, seed, game, g.search_until)
         if raw is not None:
+            scan.winner = tuple(bool(w) for w in np.asarray(g.state_outcome(rs, players, raw)["winner"])[0])
             return scan
 
 

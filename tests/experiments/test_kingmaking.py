@@ -50,6 +50,9 @@ class LastSeatGame:
         out = self._finish(state, state["gift"], int(rng.key(seed, game, rng.CHANCE)))
         return dict(state, ended=True), out
 
+    def state_outcome(self, rs, players, raw):
+        return raw
+
 
 @pytest.mark.parametrize("lead, planted", [(0, True), (3, False)])
 def test_last_seat_choice_between_two_leaders_is_kingmaking(lead, planted):
@@ -75,3 +78,29 @@ def test_decision_effect_reads_the_best_option_and_the_largest_swing():
     chance, swing = decision_effect({"winner": winner}, seat=2, options=2, k=2)
     assert chance == pytest.approx(0.5)
     assert swing == pytest.approx(0.75)           # seat 0: 0.75 -> 0.0
+
+
+def test_measuring_a_real_game_leaves_the_bots_game_unchanged():
+    from experiments.kingmaking import _forcing
+    from simcore.games import get_game
+    from simcore.runner import play
+    from strategies.registry import make_bots
+    g = get_game("capybara")
+    rs = g.data.load()
+    scan = scan_game(g, rs, 3, [_forcing("capybara", "greedy")] * 3, seed=3, game=1, playouts=2)
+    plain = play(g, rs, 3, list(make_bots("capybara", "greedy", 3, rs)), 3, np.array([1]))
+    assert scan.winner == tuple(bool(w) for w in np.asarray(plain["winner"])[0])
+    assert scan.decisions > 0 and scan.kingmaking <= scan.hopeless <= scan.decisions
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["evolution", "--players", "2"], "3 or more players"),
+    (["capybara", "--bots", "gredy"], "did you mean 'greedy'"),
+    (["capybara", "--hopeless", "0"], "--hopeless"),
+    (["capybara", "--games", "0"], "--games"),
+])
+def test_bad_kingmaking_input_is_one_line_and_exit_2(argv, needle, capsys):
+    from experiments import cli
+    assert cli.main(["kingmaking", *argv, "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and needle in err
