@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from simcore.games import GAMES, get_game
+from simcore.games import GAMES
 
 from .kingmaking import HOPELESS, PLAYOUTS, SWING
 
@@ -48,10 +48,10 @@ def register(subparsers) -> None:
 
 def cmd_kingmaking(args) -> int:
     from strategies.registry import make_bot, split_specs
+    from .cli import load_ruleset
     from .kingmaking import check, kingmaking, text
 
-    game = get_game(args.ruleset)
-    rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
+    game, rs = load_ruleset(args)
     check(args.ruleset, rs, args.players, args.games, args.playouts, args.hopeless, args.swing)
     names = split_specs(args.bots) if args.bots else [game.default_bot]
     for name in names:
