@@ -103,7 +103,11 @@ def _forcing(game: str, name: str):
     """The bot `name` as a script that falls back to it (what `branch` forces options through)."""
     from strategies.registry import _BOTS, _load
     _load(game)
-    return _BOTS[(game, "rollout")](base=name).forcing()
+    try:
+        return _BOTS[(game, "rollout")](base=name).forcing()
+    except UserError as e:
+        raise UserError(f"kingmaking: {name!r} cannot have its options forced (a bot a script falls back to is "
+                        f"needed; {str(e).partition('; ')[2]})", key="--bots") from None
 
 
 def check(game_name: str, rs, players: int, games: int, playouts: int, hopeless: float, swing: float) -> None:

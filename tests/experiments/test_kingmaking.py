@@ -98,6 +98,7 @@ def test_measuring_a_real_game_leaves_the_bots_game_unchanged():
     (["capybara", "--bots", "gredy"], "did you mean 'greedy'"),
     (["capybara", "--hopeless", "0"], "--hopeless"),
     (["capybara", "--games", "0"], "--games"),
+    (["capybara", "--bots", "rollout", "--games", "1"], "cannot have its options forced"),
 ])
 def test_bad_kingmaking_input_is_one_line_and_exit_2(argv, needle, capsys):
     from experiments import cli
