@@ -99,7 +99,7 @@ def scan_game(g, rs, players: int, bots, seed: int, game: int, playouts: int = P
             return scan
 
 
-def _forcing(game: str, name: str):
+def forcing_bot(game: str, name: str):
     """The bot `name` as a script that falls back to it (what `branch` forces options through)."""
     from strategies.registry import _BOTS, _load
     _load(game)
@@ -141,7 +141,7 @@ def kingmaking(game_name: str, rs, players: int = 4, bot: str | None = None, gam
     check(game_name, rs, players, games, playouts, hopeless, swing)
     g = get_game(game_name)
     name = bot or g.default_bot
-    seats = [_forcing(game_name, name)] * players
+    seats = [forcing_bot(game_name, name)] * players
     scans = []
     for k in range(games):
         scans.append(scan_game(g, rs, players, seats, seed, k, playouts, hopeless, swing))

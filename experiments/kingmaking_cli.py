@@ -49,14 +49,14 @@ def register(subparsers) -> None:
 def cmd_kingmaking(args) -> int:
     from strategies.registry import make_bot, split_specs
     from .cli import load_ruleset
-    from .kingmaking import _forcing, check, kingmaking, text
+    from .kingmaking import forcing_bot, check, kingmaking, text
 
     game, rs = load_ruleset(args)
     check(args.ruleset, rs, args.players, args.games, args.playouts, args.hopeless, args.swing)
     names = split_specs(args.bots) if args.bots else [game.default_bot]
     for name in names:                               # a bad bot: one line, before any game
         make_bot(args.ruleset, name, rs)
-        _forcing(args.ruleset, name)
+        forcing_bot(args.ruleset, name)
     rows = []
     for name in names:
         def tick(done, total, name=name):

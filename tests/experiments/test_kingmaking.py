@@ -81,13 +81,13 @@ def test_decision_effect_reads_the_best_option_and_the_largest_swing():
 
 
 def test_measuring_a_real_game_leaves_the_bots_game_unchanged():
-    from experiments.kingmaking import _forcing
+    from experiments.kingmaking import forcing_bot
     from simcore.games import get_game
     from simcore.runner import play
     from strategies.registry import make_bots
     g = get_game("capybara")
     rs = g.data.load()
-    scan = scan_game(g, rs, 3, [_forcing("capybara", "greedy")] * 3, seed=3, game=1, playouts=2)
+    scan = scan_game(g, rs, 3, [forcing_bot("capybara", "greedy")] * 3, seed=3, game=1, playouts=2)
     plain = play(g, rs, 3, list(make_bots("capybara", "greedy", 3, rs)), 3, np.array([1]))
     assert scan.winner == tuple(bool(w) for w in np.asarray(plain["winner"])[0])
     assert scan.decisions > 0 and scan.kingmaking <= scan.hopeless <= scan.decisions
