@@ -24,11 +24,16 @@ def blind_spots_text(table: pl.DataFrame, level: float = LEVEL) -> str:
     kinds = {k: table.filter(pl.col("kind") == k)["name"].n_unique() for k in ("entity", "rule")}
     s = spots(table, level)
     head = (f"Blind spots (touched in fewer than {level:.0%} of games by every bot: {', '.join(bots)}; "
-            f"{games:,} games per bot, every seat the same bot): {s.height} of {kinds['entity']} entities and "
+            f"{games:,} games per bot, every seat the same bot): {s.height} among {kinds['entity']} entities and "
             f"{kinds['rule']} rule changes of the shipped variants")
     lines = [head]
+    nobody = s.filter((pl.col("kind") == "entity") & (pl.col("best_share") == 0))["name"].to_list()
     for r in s.iter_rows(named=True):
-        lines.append(f"  {r['kind']:<6} {r['name']}: at most {r['best_share']:.1%} ({r['best_bot']})")
+        if r["name"] not in nobody or r["kind"] != "entity":
+            lines.append(f"  {r['kind']:<6} {r['name']}: at most {r['best_share']:.1%} ({r['best_bot']})")
+    if nobody:
+        lines.append(f"  entity never acquired by any bot ({len(nobody)}: not in play under these rules, e.g. a "
+                     f"module's cards, or skipped by every bot): {', '.join(nobody)}")
     if not s.height:
         lines.append("  none: every entity and rule change is touched by some bot")
     lines.append("  (an entity: some seat acquired it; a rule change: the game's outcome or acquisitions differ from "

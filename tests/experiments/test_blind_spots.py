@@ -36,12 +36,14 @@ def test_a_change_that_moves_every_game_is_touched_and_a_no_op_is_a_blind_spot(m
 
 
 def test_an_entity_is_a_blind_spot_only_if_every_bot_misses_it():
-    table = pl.DataFrame({"kind": ["entity"] * 4, "name": ["a", "a", "b", "b"], "bot": ["x", "y", "x", "y"],
-                          "games": [100] * 4, "touched": [1, 30, 2, 4]}).with_columns(
+    table = pl.DataFrame({"kind": ["entity"] * 6, "name": ["a", "a", "b", "b", "c", "c"],
+                          "bot": ["x", "y"] * 3, "games": [100] * 6, "touched": [1, 30, 2, 4, 0, 0]}).with_columns(
         share=pl.col("touched") / pl.col("games"))
     out = spots(table)
-    assert out["name"].to_list() == ["b"] and out["best_bot"].to_list() == ["y"]
-    assert "b: at most 4.0% (y)" in blind_spots_text(table)
+    assert out["name"].to_list() == ["c", "b"] and out["best_bot"].to_list()[1] == "y"
+    text = blind_spots_text(table)
+    assert "b: at most 4.0% (y)" in text and "never acquired by any bot (1: " in text and text.endswith(
+        "rests on almost no games.)")
 
 
 @pytest.mark.parametrize("bots, kept", [(["greedy", "rollout", "script"], ["greedy"])])
