@@ -56,22 +56,34 @@ def rule_changes(game_name: str, rs) -> list[tuple[str, str, object]]:
     return out
 
 
+def _touched_by_name(names, acquired) -> dict[str, int]:
+    """Per entity name: games in which some seat acquired it (table rows sharing a name are one)."""
+    has = acquired.any(axis=1)                              # (B, E)
+    by_name: dict[str, np.ndarray] = {}
+    for e, name in enumerate(names):
+        by_name[name] = by_name.get(name, np.zeros(len(has), bool)) | has[:, e]
+    return {name: int(hit.sum()) for name, hit in by_name.items()}
+
+
 def blind_spots(rs, bots, players: int = 4, games: int = 500, seed: int = 0) -> pl.DataFrame:
-    """One row per (kind, name, bot): kind "entity" or "rule", name (an entity, or
-    "variant: parameter = value"), games, touched (games), share; see reports.blind_spots for
-    the list of blind spots and its text."""
+    """One row per (kind, name, rules, bot): kind "entity" or "rule"; name an entity or
+    "variant: parameter = value"; rules the rules its games were played under (an entity is
+    counted under `rs` and under each shipped variant, which may bring it into play); games,
+    touched (games), share with its Wilson interval. reports.blind_spots lists the blind spots."""
     from reports.stats import wilson
     game = get_game(rs.game)
-    names = game.entities(rs)
     changes = rule_changes(rs.game, rs)
+    variants = list(dict.fromkeys(v for v, _, _ in changes))
     rows = []
     for bot in bots:
         base_df, base_acq = _games(rs, bot, players, games, seed)
-        has = base_acq.any(axis=1)                          # (B, E): some seat acquired it
-        by_name: dict[str, np.ndarray] = {}
-        for e, name in enumerate(names):                    # table rows sharing a name are one entity
-            by_name[name] = by_name.get(name, np.zeros(games, bool)) | has[:, e]
-        rows += [("entity", name, bot, games, int(hit.sum())) for name, hit in by_name.items()]
+        rows += [("entity", name, rs.variant, bot, games, hit)
+                 for name, hit in _touched_by_name(game.entities(rs), base_acq).items()]
+        for variant in variants:
+            rs_v = game.data.load(variant)
+            rows += [("entity", name, variant, bot, games, hit)
+                     for name, hit in _touched_by_name(game.entities(rs_v), _games(rs_v, bot, players, games,
+                                                                                   seed)[1]).items()]
         for variant, param, value in changes:
             rs_b = game.data.load(rs.variant, overrides=dict(rs.overrides, **{param: value}))
             df_b, acq_b = _games(rs_b, bot, players, games, seed)
@@ -79,8 +91,8 @@ def blind_spots(rs, bots, players: int = 4, games: int = 500, seed: int = 0) -> 
             for col in (c for c in base_df.columns if c.endswith(("_share", "_score"))):
                 differs |= base_df[col].to_numpy() != df_b[col].to_numpy()
             differs |= (base_acq != acq_b).reshape(games, -1).any(axis=1)
-            rows.append(("rule", f"{variant}: {param} = {value}", bot, games, int(differs.sum())))
-    df = pl.DataFrame(rows, schema={"kind": pl.Utf8, "name": pl.Utf8, "bot": pl.Utf8, "games": pl.Int64,
-                                    "touched": pl.Int64}, orient="row")
+            rows.append(("rule", f"{variant}: {param} = {value}", variant, bot, games, int(differs.sum())))
+    df = pl.DataFrame(rows, schema={"kind": pl.Utf8, "name": pl.Utf8, "rules": pl.Utf8, "bot": pl.Utf8,
+                                    "games": pl.Int64, "touched": pl.Int64}, orient="row")
     share, lo, hi = wilson(df["touched"].to_numpy(), df["games"].to_numpy())
     return df.with_columns(share=pl.Series(share), ci_low=pl.Series(lo), ci_high=pl.Series(hi))

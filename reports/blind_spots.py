@@ -8,12 +8,15 @@ LEVEL = 0.05            # touched in fewer than this share of every bot's games:
 
 
 def spots(table: pl.DataFrame, level: float = LEVEL) -> pl.DataFrame:
-    """Per (kind, name) whose best bot touches it in fewer than `level` of its games: the best
-    share and the bot that reaches it, lowest first."""
-    best = (table.sort(["share", "bot"], descending=[True, False])
+    """Per (kind, name) whose best bot, under the best of the rules it was counted under (a
+    `rules` column: an entity may be in play only in a variant), touches it in fewer than
+    `level` of its games: the best share, the bot and the rules that reach it, lowest first."""
+    if "rules" not in table.columns:
+        table = table.with_columns(rules=pl.lit("default"))
+    best = (table.sort(["share", "bot", "rules"], descending=[True, False, False])
             .group_by(["kind", "name"], maintain_order=True)
             .agg(pl.col("share").first().alias("best_share"), pl.col("bot").first().alias("best_bot"),
-                 pl.col("games").first()))
+                 pl.col("rules").first().alias("best_rules"), pl.col("games").first()))
     return best.filter(pl.col("best_share") < level).sort(["kind", "best_share", "name"])
 
 
@@ -30,12 +33,14 @@ def blind_spots_text(table: pl.DataFrame, level: float = LEVEL) -> str:
     nobody = s.filter((pl.col("kind") == "entity") & (pl.col("best_share") == 0))["name"].to_list()
     for r in s.iter_rows(named=True):
         if r["name"] not in nobody or r["kind"] != "entity":
-            lines.append(f"  {r['kind']:<6} {r['name']}: at most {r['best_share']:.1%} ({r['best_bot']})")
+            where = f", {r['best_rules']}" if r["kind"] == "entity" and r["best_rules"] != "default" else ""
+            lines.append(f"  {r['kind']:<6} {r['name']}: at most {r['best_share']:.1%} ({r['best_bot']}{where})")
     if nobody:
-        lines.append(f"  entity never acquired by any bot ({len(nobody)}: not in play under these rules, e.g. a "
-                     f"module's cards, or skipped by every bot): {', '.join(nobody)}")
+        lines.append(f"  entity never acquired by any bot ({len(nobody)}: not in play under these rules nor "
+                     f"any shipped variant, or skipped by every bot): {', '.join(nobody)}")
     if not s.height:
         lines.append("  none: every entity and rule change is touched by some bot")
-    lines.append("  (an entity: some seat acquired it; a rule change: the game's outcome or acquisitions differ from "
-                 "the same game without it. A balance number about a blind spot rests on almost no games.)")
+    lines.append("  (an entity: some seat acquired it, under these rules or a shipped variant; a rule change: the "
+                 "game's outcome or acquisitions differ from the same game without it. A balance number about a "
+                 "blind spot rests on almost no games.)")
     return "\n".join(lines)

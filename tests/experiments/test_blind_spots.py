@@ -22,16 +22,16 @@ def test_rule_changes_lists_each_parameter_a_shipped_variant_changes():
 def test_a_change_that_moves_every_game_is_touched_and_a_no_op_is_a_blind_spot(monkeypatch):
     rs = get_game("capybara").data.load()
     same = rs.params["strikes_extra"]
-    monkeypatch.setattr(B, "rule_changes", lambda game, rs: [("more-strikes", "strikes_extra", same + 2),
-                                                              ("no-op", "strikes_extra", same)])
+    monkeypatch.setattr(B, "rule_changes", lambda game, rs: [("additional-rules", "strikes_extra", same + 2),
+                                                              ("boxed-last-resolves", "strikes_extra", same)])
     table = B.blind_spots(rs, ["greedy"], players=3, games=60, seed=1)
     rules = {r["name"]: r["share"] for r in table.filter(pl.col("kind") == "rule").iter_rows(named=True)}
-    assert rules[f"more-strikes: strikes_extra = {same + 2}"] > 0.5
-    assert rules[f"no-op: strikes_extra = {same}"] == 0.0
+    assert rules[f"additional-rules: strikes_extra = {same + 2}"] > 0.5
+    assert rules[f"boxed-last-resolves: strikes_extra = {same}"] == 0.0
     listed = spots(table)["name"].to_list()
-    assert f"no-op: strikes_extra = {same}" in listed and f"more-strikes: strikes_extra = {same + 2}" not in listed
+    assert f"boxed-last-resolves: strikes_extra = {same}" in listed and f"additional-rules: strikes_extra = {same + 2}" not in listed
     entities = table.filter(pl.col("kind") == "entity")
-    assert entities.height == len(set(get_game("capybara").entities(rs)))
+    assert entities.filter(pl.col("rules") == "default").height == len(set(get_game("capybara").entities(rs)))
     assert entities["touched"].max() > 0
 
 
@@ -49,3 +49,15 @@ def test_an_entity_is_a_blind_spot_only_if_every_bot_misses_it():
 @pytest.mark.parametrize("bots, kept", [(["greedy", "rollout", "script"], ["greedy"])])
 def test_search_bots_and_scripts_are_left_out(bots, kept):
     assert B.shippable("capybara", bots) == kept
+
+
+def test_an_entity_in_play_only_in_a_variant_is_counted_there():
+    rs = get_game("evolversi").data.load()
+    table = B.blind_spots(rs, ["greedy"], players=4, games=60, seed=2)
+    ent = table.filter(pl.col("kind") == "entity")
+    default = dict(ent.filter(pl.col("rules") == "default").select("name", "share").iter_rows())
+    advanced = dict(ent.filter(pl.col("rules") == "advanced-genetics").select("name", "share").iter_rows())
+    module_only = [n for n, v in advanced.items() if v >= 0.05 and default.get(n, 0) == 0]
+    assert module_only                                  # the advanced module's cards
+    listed = spots(table)["name"].to_list()
+    assert not set(module_only) & set(listed)
