@@ -36,8 +36,8 @@ def blind_spots_text(table: pl.DataFrame, level: float = LEVEL) -> str:
             where = f", {r['best_rules']}" if r["kind"] == "entity" and r["best_rules"] != "default" else ""
             lines.append(f"  {r['kind']:<6} {r['name']}: at most {r['best_share']:.1%} ({r['best_bot']}{where})")
     if nobody:
-        lines.append(f"  entity never acquired by any bot ({len(nobody)}: not in play under these rules nor "
-                     f"any shipped variant, or skipped by every bot): {', '.join(nobody)}")
+        lines.append(f"  entity never acquired by any bot ({len(nobody)}: not acquirable under these rules nor "
+                     f"any shipped variant, e.g. starting cards, or skipped by every bot): {', '.join(nobody)}")
     if not s.height:
         lines.append("  none: every entity and rule change is touched by some bot")
     lines.append("  (an entity: some seat acquired it, under these rules or a shipped variant; a rule change: the "
