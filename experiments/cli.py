@@ -660,6 +660,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_ladder(sub)
     from experiments.luck_cli import register as register_luck
     register_luck(sub)
+    from experiments.kingmaking_cli import register as register_kingmaking
+    register_kingmaking(sub)
     from experiments.train_cli import register as register_train
     register_train(sub)
     from experiments.plan import register as register_plan

@@ -31,6 +31,9 @@ def register(subparsers) -> None:
     p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder replacing built-in files")
     p.add_argument("--out", default=None, metavar="DIR", help="write the tables, matches and ladder.html here")
     p.add_argument("--overwrite", action="store_true", help="replace a previous ladder's files in --out")
+    p.add_argument("--blind-spot-games", type=int, default=200, metavar="N",
+                   help="games per bot for the blind-spot list: entities and shipped variants' rule changes no "
+                        "rated bot touches in 5%% of its games (default 200; 0 leaves the list out)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_ladder)
 
@@ -55,6 +58,8 @@ def cmd_ladder(args) -> int:
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
     bots = args.bots if args.bots is not None else ["random", game.default_bot]
     check(rs, bots, args.players, args.games, args.seed, args.jobs)
+    if args.blind_spot_games < 0:
+        raise UserError(f"must be 0 or more, got {args.blind_spot_games}", key="--blind-spot-games")
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out, args.overwrite)
@@ -81,6 +86,17 @@ def cmd_ladder(args) -> int:
     print(ladder_text(manifest, ratings, h2h, skill))
     print(f"\nLuck and skill ({luck['games']:,} game indices x {luck['seats']} seats; the ladder's tables of "
           f"{skill['best']} alone against {skill['weakest']}, and {skill['weakest']} at every seat): {luck['words']}.")
+    if args.blind_spot_games > 0:
+        from reports.blind_spots import blind_spots_text
+
+        from .blind_spots import blind_spots, shippable
+        seen = shippable(rs.game, lad.bots)
+        if seen:
+            table = blind_spots(rs, seen, args.players, args.blind_spot_games, args.seed)
+            print("\n" + blind_spots_text(table))
+            if out is not None:
+                out.mkdir(parents=True, exist_ok=True)
+                table.write_csv(out / "blind_spots.csv")
     if out is not None:
         paths = write_outputs(out, manifest, ratings, h2h, skill, lad.matches, luck)
         print("\nwrote " + ", ".join(str(p) for p in paths))

@@ -61,6 +61,9 @@ def test_cli_ladder_ranks_greedy_above_random_and_writes_its_files(tmp_path, cap
                      "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "How much skill matters" in text
+    assert "Blind spots (touched in fewer than 5% of games by every bot: random, greedy" in text
+    spots = pl.read_csv(out / "blind_spots.csv")
+    assert set(spots["bot"]) == {"random", "greedy"} and set(spots["kind"]) == {"entity", "rule"}
     ratings = pl.read_csv(out / "ladder.csv")
     assert ratings["bot"].to_list() == ["greedy", "random"]
     assert ratings["ci_low"][0] > ratings["ci_high"][1]
