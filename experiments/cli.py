@@ -400,6 +400,8 @@ def cmd_bench(args) -> int:
                 peak_kids = max([peak_kids, *peaks])
             print(f"{name}: {n:,} games with {args.jobs} jobs in {wall:.1f} s wall "
                   f"({n / wall:,.0f} games/s); peak RSS: main {peak_self:.0f} MiB, largest worker {peak_kids:.0f} MiB")
+            rows.append({"scale": {"ruleset": name, "games": n, "jobs": args.jobs, "wall_seconds": wall,
+                                   "peak_main_mib": peak_self, "peak_worker_mib": peak_kids}})
     if args.fanout:
         from experiments.bench_sweep import bench_fanout
         for name in names:
