@@ -95,8 +95,7 @@ def machine() -> dict:
     import numpy
     return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": memory, "system": platform.platform(),
             "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__,
-            "probe_seconds": speed_probe(), "probe_reference_seconds": PROBE_SECONDS,
-            "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
+            "probe_seconds": speed_probe(), "probe_reference_seconds": PROBE_SECONDS}
 
 
 def _fmt(x: float | None, spec: str = ",.0f", unit: str = "") -> str:
@@ -138,8 +137,7 @@ def render(results: list[dict], spec: dict, sizes: Sizes, command: str) -> str:
               f"- {spec['system']}; Python {spec['python']}, numba {spec['numba']}, numpy {spec['numpy']}",
               f"- speed probe (`simcore.jit.speed_probe`, a fixed pure-Python loop): "
               f"{spec['probe_seconds']:.4f} s, {probe_ratio:.2f}x the reference machine's "
-              f"{spec['probe_reference_seconds']} s (above 1: slower)",
-              f"- load average when the page was started: {_fmt(spec['load_average'], '.1f')}", "",
+              f"{spec['probe_reference_seconds']} s (above 1: slower)", "",
               "## Reproduce", "", "```", command, "```", "",
               "or, one game and one measurement at a time:", "", "```",
               f"BALANCELAB_CACHE_DIR=$(mktemp -d) balancelab warmup GAME",
