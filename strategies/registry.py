@@ -195,7 +195,7 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
         close = difflib.get_close_matches(base, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         where = f" (in spec {spec!r})" if spec != base else ""
-        raise UserError(f"unknown bot {base!r} for {game}{hint}; bots for {game}: {', '.join(known)}{where}",
+        raise UserError(f"unknown bot {base!r} for {game}{where}; bots for {game}: {', '.join(known)}{hint}",
                         key="bots")
     cls = _BOTS[(game, base)]
     options = []
