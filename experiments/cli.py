@@ -199,7 +199,9 @@ def cmd_run(args) -> int:
         elapsed = time.perf_counter() - t0
         finished = open_run(scratch)
         summary = point_summary(finished.scan_games(0))   # streamed: flat memory
-        cov = coverage(finished.scan_games(0), finished.tallies(), game.entities(rs))
+        acquirable = getattr(game, "acquirable_entities", None)      # a game that deals some entities
+        names = game.entities(rs) if acquirable is None else acquirable(rs, spec.players)
+        cov = coverage(finished.scan_games(0), finished.tallies(), names)
         if out is not None:
             os.chmod(scratch, 0o755)
             replace_folder(scratch, out)

@@ -35,6 +35,13 @@ class EvolversiGame(SearchFace):
         """Names of the entities tallied (card designs, in cards.csv row order)."""
         return [c["name"] for c in rs.tables["cards"]]
 
+    def acquirable_entities(self, rs: Ruleset, players: int) -> list[str]:
+        """The card designs a seat can buy in a game of `players`: Evolution cards of a module in
+        play (starting cards are dealt, never acquired)."""
+        return list(dict.fromkeys(c["name"] for c in rs.tables["cards"]
+                                  if c["deck"] != "starting" and c["module"] in rs["modules"]
+                                  and c["min_players"] <= players))
+
     def player_range(self, rs: Ruleset) -> tuple[int, int]:
         return rs["players_min"], rs["players_max"]
 
