@@ -55,8 +55,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise
     run = open_run(out)
     games = len(run.points) * run.manifest["games_per_point"]
-    print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({time.perf_counter() - t0:.1f} s)")
-    print(f"report: balancelab report {out}")
+    played = run.manifest["sessions"][-1]["games"]
+    if played:
+        print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({played:,} played now, "
+              f"{time.perf_counter() - t0:.1f} s)")
+    else:
+        print(f"{out}/ already holds every game ({len(run.points)} points, {games:,} games): nothing played")
+    print(f"next: balancelab report {out}  (writes {out}/report.html and follow-up configs in {out}/next-steps/)")
     return 0
 
 
