@@ -1,4 +1,4 @@
-"""`balancelab bench RULESET --bots rollout,...`: what a search bot costs (issue 12).
+"""`balancelab bench RULESET --bots rollout,...`: what a search bot costs.
 
 A line-up with a search bot is played by the bot's driver (simcore.runner.play), game by
 game; the figure that matters is its searched decisions per CPU second per core (each one

@@ -217,7 +217,9 @@ def cmd_run(args) -> int:
         elapsed = time.perf_counter() - t0
         finished = open_run(scratch)
         summary = point_summary(finished.scan_games(0))   # streamed: flat memory
-        cov = coverage(finished.scan_games(0), finished.tallies(), game.entities(rs))
+        acquirable = getattr(game, "acquirable_entities", None)      # a game that deals some entities
+        names = game.entities(rs) if acquirable is None else acquirable(rs, spec.players)
+        cov = coverage(finished.scan_games(0), finished.tallies(), names)
         if out is not None:
             os.chmod(scratch, 0o755)
             replace_folder(scratch, out)
@@ -295,6 +297,11 @@ def cmd_compare(args) -> int:
     if not folders or len(folders) > 2:
         raise UserError(f"give one data folder (compared against the built-in data) or two (the second "
                         f"against the first); got {len(folders)}", key="--data")
+    for i, folder in enumerate(folders):
+        if not Path(folder).is_dir():
+            which = "" if len(folders) == 1 else (" (the first: before)", " (the second: after)")[i]
+            raise UserError(f"data folder {folder!r}{which} does not exist or is not a folder; give a folder "
+                            "holding the data files you changed (e.g. a copy of cards.csv)", key="--data")
     args.ruleset = _ruleset_of(args.ruleset, folders)
     before, after = (None, folders[0]) if len(folders) == 1 else (folders[0], folders[1])
     return _compare(args, before, after)
@@ -422,6 +429,8 @@ def cmd_bench(args) -> int:
                 peak_kids = max([peak_kids, *peaks])
             print(f"{name}: {n:,} games with {args.jobs} jobs in {wall:.1f} s wall "
                   f"({n / wall:,.0f} games/s); peak RSS: main {peak_self:.0f} MiB, largest worker {peak_kids:.0f} MiB")
+            rows.append({"scale": {"ruleset": name, "games": n, "jobs": args.jobs, "wall_seconds": wall,
+                                   "peak_main_mib": peak_self, "peak_worker_mib": peak_kids}})
     if args.fanout:
         from experiments.bench_sweep import bench_fanout
         for name in names:
@@ -560,7 +569,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="the same games on two data folders: paired changes of every win rate",
                        description="Play the same game indices on two sides (common random numbers) and print, per "
                                    "seat, faction and changed or affected entity, the change in win rate with a "
-                                   "paired 95%% interval, the change in game length and balance, and the edit itself. "
+                                   "paired 95% interval, the change in game length and balance, and the edit itself. "
                                    "One --data: that folder (after) against the built-in data (before); two: the "
                                    "second (after) against the first (before).")
     p.add_argument("ruleset", nargs="?", default=None,
@@ -666,7 +675,86 @@ def build_parser() -> argparse.ArgumentParser:
     register_train(sub)
     from experiments.plan import register as register_plan
     register_plan(sub)
+    for name, p in sub.choices.items():
+        description, examples = COMMAND_HELP[name]
+        p.description = p.description or description
+        p.epilog = "examples:\n" + "\n".join("  " + e for e in examples)
+        p.formatter_class = _ExamplesFormatter
     return ap
+
+
+class _ExamplesFormatter(argparse.HelpFormatter):
+    """Wraps the description as usual, and keeps each indented example line as written."""
+
+    def _fill_text(self, text, width, indent):
+        return "\n".join(line if line.startswith("  ") else super(_ExamplesFormatter, self)._fill_text(line, width, indent)
+                         for line in text.splitlines())
+
+
+# Each command's --help: a description (where its parser has none) and examples that run as written.
+COMMAND_HELP = {
+    "rulesets": ("List every ruleset with its variants and player counts, and every rule parameter with its "
+                 "value and source (rulebook, inferred or default).",
+                 ["balancelab rulesets"]),
+    "run": ("Play many games of one configuration (ruleset, variant, data, bots) and print a balance table: win "
+            "rates per seat, faction and bot with 95% intervals, game length, end reasons, the cards winners "
+            "bought. --out DIR writes a run folder that `balancelab report` reads.",
+            ["balancelab run evolversi --games 20000 --jobs 2",
+             "balancelab run capybara --bots greedy,random,random,random --out runs/capybara --format table",
+             "balancelab run evolversi --data my-cards/ --compare"]),
+    "compare": ("", ["balancelab compare evolversi --data my-cards/ --games 20000",
+                     "balancelab compare --data before/ --data after/ --out runs/compare"]),
+    "replay": ("Print the readable log of one game from the reference engine, then check that the batch engine "
+               "played the same game (exit code 1 if not).",
+               ["balancelab replay evolversi --seed 0 --game 3",
+                "balancelab replay evo --bots rollout:k=8,greedy,greedy,greedy --game 0"]),
+    "bench": ("Time the batch engine against the reference engine on the same games (CPU seconds per process, "
+              "so games/s per core and their ratio); --scale adds the wall time and peak memory of N games on "
+              "--jobs workers. docs/benchmarks.md is regenerated by python -m experiments.benchmarks_page.",
+              ["balancelab bench evolversi --games 50000 --ref-games 300",
+               "balancelab bench evo --games 2000 --ref-games 10 --scale 1000000 --jobs 2"]),
+    "warmup": ("Build each game's compiled engine and default bots now (once per source version; the build is "
+               "cached in ~/.cache/balancelab or $BALANCELAB_CACHE_DIR) and print the seconds each took.",
+               ["balancelab warmup", "balancelab warmup evo"]),
+    "validate": ("Check a designer's data folder (params.toml, card tables, variants) against the ruleset's "
+                 "schema and print every problem with its file, row and column; exit code 2 if there is one.",
+                 ["balancelab validate my-cards/ --ruleset evolversi"]),
+    "scenario": ("Load a game state from a scenario file, play it forward with the scripted choices on one "
+                 "engine and check the expected result (docs/scenarios.md).",
+                 ["balancelab scenario tests/scenarios/evo/meteorite_tie_on_mp_and_dinosaurs_is_a_shared_win.json",
+                  "balancelab scenario tests/scenarios/evo/meteorite_tie_on_mp_and_dinosaurs_is_a_shared_win.json "
+                  "--engine reference"]),
+    "conformance": ("Answer one case of Evolution's cs4500 conformance harnesses: a JSON value on stdin, the "
+                    "answer as JSON on stdout, on either engine.",
+                    ["balancelab conformance cs4500 xfeed < case.json",
+                     "balancelab conformance cs4500 xstep --engine reference < case.json"]),
+    "tune": ("Search for the fewest data edits (rule numbers, card values) that meet the config's balance "
+             "targets, then replay the best on fresh games to prove it (docs/tune.md; every key: "
+             "docs/config.md).",
+             ["balancelab tune experiments/configs/tune_market.toml --out runs/tune-market --jobs 2",
+              "balancelab tune experiments/configs/tune_market.toml --out runs/tune-market --jobs 2 --resume"]),
+    "map": ("Draw a game's board from its map data (zones by terrain, coasts, adjacency, starting areas) "
+            "into a PNG file; a designer's maps in --data are checked and drawn the same way.",
+            ["balancelab map evo", "balancelab map evo --players 5 --out board-5p.png"]),
+    "sweep": ("", ["balancelab sweep experiments/configs/quick.toml --out out/quick --jobs 2",
+                   "balancelab sweep experiments/configs/quick.toml --out out/quick --jobs 2 --resume"]),
+    "report": ("Print the balance table of a run folder (from `sweep`, or `run --out`) and write its "
+               "self-contained HTML report: the answer first, then the evidence.",
+               ["balancelab report out/quick", "balancelab report out/quick --out quick.html"]),
+    "ladder": ("", ["balancelab ladder capybara --bots random,greedy,rollout --games 2000 --jobs 2",
+                    "balancelab ladder evolversi --bots greedy,greedy:weights=trained.toml --games 8000"]),
+    "luck": ("", ["balancelab luck evolversi --bots greedy,random --field greedy --games 4000",
+                  "balancelab luck evo --outcome score --out runs/luck-evo"]),
+    "train": ("", ["balancelab train capybara --budget 200000 --jobs 2 --out trained.toml"]),
+    "setup": ("Play a game's setup from a seed and print the state after it, in the scenario state format, on "
+              "either engine; a scenario file with \"until\": \"setup\" checks it (docs/scenarios.md).",
+              ["balancelab setup capybara --players 3 --seed 1",
+               "balancelab setup evo --players 5 --engine reference"]),
+    "plan": ("", ["balancelab plan experiments/configs/quick.toml",
+                  "balancelab plan experiments/configs/quick.toml --precision 1.0 --pilot 500"]),
+    "kingmaking": ("", ["balancelab kingmaking evolution --players 4 --games 40 --bots greedy,trained",
+                        "balancelab kingmaking capybara --players 3 --games 20"]),
+}
 
 
 def check_counts(args) -> None:

@@ -3,7 +3,8 @@
 A config names a ruleset, who plays, how many games per point, the run seed, and a grid
 of swept variables. Every mistake is a UserError naming the config file and the key
 (`grid[1].values[2]`, `ablation.entities[0]`, ...); nothing is run or written before the
-whole config (including every ruleset point it expands to) has been checked.
+whole config (including every ruleset point it expands to) has been checked. Every key, with
+its type, default and meaning: docs/config.md (a test keeps the two in step).
 
     name = "fourth-card"            # optional, default: the file name
     description = "..."
@@ -36,7 +37,7 @@ whole config (including every ruleset point it expands to) has been checked.
     [[grid]]
     variants = ["default", "advanced-genetics"]   # ... or named variants
     [[grid]]
-    data = ["a/", "b/"]             # ... or whole data folders
+    data = ["builtin", "b/"]        # ... or whole data folders ("builtin": the ruleset's own)
     [[grid]]
     bots = ["greedy", "silly"]      # ... or who plays: one bot for all seats, or a list per seat
 
@@ -49,7 +50,7 @@ whole config (including every ruleset point it expands to) has been checked.
     # kind = "removal"              # or: edit the entity's rows (a removal reshuffles: rarely paired)
     # table = "cards"; column = "name"; set = { copies = 0 }    (removal only; these are its defaults)
 
-    [restricted]                    # restricted play (issue 12; no `bots`, no bots axis): one seat plays
+    [restricted]                    # restricted play (no `bots`, no bots axis): one seat plays
     bot = "greedy"                  #   bot+favor:E / bot+avoid:E against this bot in every other seat,
     entities = "*"                  #   for every entity of the game ("*") or the listed ones,
     modifiers = ["favor", "avoid"]  #   each modifier,
@@ -82,6 +83,7 @@ ABLATION_KEYS = {"entities", "where", "kind", "entity_kind", "table", "column", 
 ABLATION_AT = ("every", "reference")
 ABLATION_KINDS = ("knockout", "removal")
 RESTRICTED_KEYS = {"bot", "entities", "modifiers", "seats"}
+BUILTIN = "builtin"                 # a data folder value: the ruleset's own data
 
 
 @dataclass(frozen=True)
@@ -251,7 +253,24 @@ def _relative(base: Path, folder: str) -> str:
     return str(p if p.is_absolute() else (base / p).resolve())
 
 
-def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
+def _builtin_folder(ruleset: Any) -> str | None:
+    """The built-in data folder of a known ruleset (None for an unknown one: grid.expand names it)."""
+    from simcore.games import GAMES, get_game
+    return str(get_game(ruleset).data.data_dir) if ruleset in GAMES else None
+
+
+def _data_folder(c: _Checker, key: str, value: str, base: Path, ruleset: Any) -> str:
+    """A data axis value as a folder: BUILTIN is the ruleset's own data, anything else a folder
+    relative to the config file."""
+    if value == BUILTIN:
+        return _builtin_folder(ruleset) or value
+    folder = _relative(base, value)
+    if not Path(folder).is_dir():
+        c.fail(key, f"data folder {value!r} does not exist (write {BUILTIN!r} for the ruleset's built-in data)")
+    return folder
+
+
+def _axis(c: _Checker, i: int, doc: Any, base: Path, ruleset: Any = None) -> Axis:
     key = f"grid[{i}]"
     doc = c.table(key, doc)
     c.unknown_keys(doc, AXIS_KEYS, key + ".")
@@ -303,10 +322,8 @@ def _axis(c: _Checker, i: int, doc: Any, base: Path) -> Axis:
         axis = Axis(doc.get("name", "variant"), kind, tuple(values), ())
     else:
         values = c.text_list(key + ".data", doc["data"])
-        for j, v in enumerate(values):
-            if not Path(_relative(base, v)).is_dir():
-                c.fail(f"{key}.data[{j}]", f"data folder {v!r} does not exist")
-        axis = Axis(doc.get("name", "data"), kind, tuple(_relative(base, v) for v in values), (),)
+        folders = [_data_folder(c, f"{key}.data[{j}]", v, base, ruleset) for j, v in enumerate(values)]
+        axis = Axis(doc.get("name", "data"), kind, tuple(folders), (),)
         values = [Path(v).name or v for v in values]
     for extra in ("where", "column", "values") if kind in ("variants", "data", "edits", "bots") else ():
         if extra in doc:
@@ -442,10 +459,13 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     elif factions is not None:
         factions = tuple(c.text_list("factions", factions))
     data = doc.get("data")
-    if data is not None:
+    if data == BUILTIN:
+        data = None
+    elif data is not None:
         data = _relative(base, c.text("data", data))
         if not Path(data).is_dir():
-            c.fail("data", f"data folder {doc['data']!r} does not exist")
+            c.fail("data", f"data folder {doc['data']!r} does not exist (write {BUILTIN!r} for the ruleset's "
+                           "built-in data)")
     edits = doc.get("edits", [])
     if not isinstance(edits, list):
         c.fail("edits", "must be a list of { table, where, set } tables")
@@ -461,7 +481,7 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
     grid = doc.get("grid", [])
     if not isinstance(grid, list):
         c.fail("grid", "must be a list of [[grid]] axes")
-    axes = tuple(_axis(c, i, a, base) for i, a in enumerate(grid))
+    axes = tuple(_axis(c, i, a, base, doc.get("ruleset")) for i, a in enumerate(grid))
     names = [a.name for a in axes]
     if len(set(names)) != len(names):
         c.fail("grid", f"two axes share the name {next(n for n in names if names.count(n) > 1)!r}; give one a `name`")

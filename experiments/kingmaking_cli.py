@@ -24,9 +24,8 @@ def register(subparsers) -> None:
         description="At every searchable decision of every seat, branch the decision over its options "
                     "(K playouts each, the same streams for every option); a decision by a seat whose best option "
                     "wins less than --hopeless that moves another seat's win share by at least --swing is "
-                    "kingmaking. Prints the share of games with one, per bot, with a 95%% Wilson interval "
-                    "(docs/metrics.md). Example: balancelab kingmaking evolution --players 4 --games 40 "
-                    "--bots greedy,trained")
+                    "kingmaking. Prints the share of games with one, per bot, with a 95% Wilson interval "
+                    "(docs/metrics.md).")
     p.add_argument("ruleset", help=f"ruleset name ({', '.join(GAMES)})")
     p.add_argument("--variant", default="default", help="named variant (see `balancelab rulesets`)")
     p.add_argument("--players", type=int, default=4, help="number of players, 3 or more (default 4)")

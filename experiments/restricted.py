@@ -1,4 +1,4 @@
-"""Restricted play (issue 12): the line-ups a config's [restricted] table expands to.
+"""Restricted play: the line-ups a config's [restricted] table expands to.
 
 For each player count: first the reference line-up (the plain bot in every seat), then for
 every entity, modifier and seat, the same line-up with that one seat playing

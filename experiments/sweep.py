@@ -262,6 +262,38 @@ def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler:
             cluster.close()
 
 
+class _PlainProgress:
+    """Without a terminal (no bar): one line on stderr every PLAIN_EVERY seconds while games play."""
+
+    def __init__(self, name: str, total: int, done: int, on: bool):
+        import threading
+        self.name, self.total, self.done, self.on = name, total, done, on
+        self.t0 = time.perf_counter()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self):
+        if self.on:
+            self.thread.start()
+        return self
+
+    def update(self, n: int) -> None:
+        self.done += n
+
+    def _tick(self) -> None:
+        while not self.stop.wait(PLAIN_EVERY):
+            print(f"{self.name}: {self.done:,} of {self.total:,} games ({self.done / max(self.total, 1):.0%}), "
+                  f"{time.perf_counter() - self.t0:.0f} s", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+
+PLAIN_EVERY = 10.0          # seconds between progress lines when stderr is not a terminal
+
+
 def run_sweep(config: SweepConfig | str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
               scheduler: str | None = None, resume: bool = False, progress: bool = False,
               dask_processes: bool = True, play: Callable = play_chunk, command: str = "sweep") -> Path:
@@ -306,9 +338,12 @@ def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, 
                "backend": backend, "scheduler": scheduler, "chunks": len(tasks), "games": left,
                "replayed": len(damaged)}
     t0 = time.perf_counter()
+    if tasks and progress:
+        warm_up([t[1] for t in tasks])      # any compile line on stderr before the bar, which counts play only
     from tqdm import tqdm
     with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=None if progress else True,
-              file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar:
+              file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar, \
+            _PlainProgress(cfg.name, total, total - left, progress and bar.disable) as plain:
         written = 0
         try:
             for point, a, b, games, tallies in execute(tasks, jobs, backend, scheduler, dask_processes, play):
@@ -316,6 +351,7 @@ def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, 
                 store.record_chunk(out, point, a, b, record)
                 written += 1
                 bar.update(b - a)
+                plain.update(b - a)
         except Exception as exc:
             if backend != "dask" or not scheduler or not _lost_cluster(exc):
                 raise

@@ -63,9 +63,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise
     run = open_run(out)
     games = len(run.points) * run.manifest["games_per_point"]
-    print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({time.perf_counter() - t0:.1f} s)")
+    played = run.manifest["sessions"][-1]["games"]
+    if played:
+        print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({played:,} played now, "
+              f"{time.perf_counter() - t0:.1f} s)")
+    else:
+        print(f"{out}/ already holds every game ({len(run.points)} points, {games:,} games): nothing played")
     page = write_and_print(run, run.path / "report.html")
-    print(f"page: {page}  (the tables in the terminal: balancelab report {out})")
+    print(f"page: {page}  (the tables in the terminal, and follow-up configs in {out}/next-steps/: "
+          f"balancelab report {out})")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""`balancelab train`: fit a game's greedy weights by self-play with CMA-ES (issue 12, item 2).
+"""`balancelab train`: fit a game's greedy weights by self-play with CMA-ES.
 
     train(rs, players=4, budget=20_000, seed=0) -> Trained(weights, provenance, history)
 

@@ -1,4 +1,4 @@
-"""Restricted play (issue 12): how an agent that favours or avoids one entity does against
+"""Restricted play: how an agent that favours or avoids one entity does against
 the standard field, paired with the plain agent in the same seats and games.
 
     restricted_play(games, points) -> one row per (setting, bot, entity, modifier)

@@ -16,7 +16,7 @@ Evolution builds one engine per bot set on the same pieces (evolution/build.py).
 `GameBuild(..., nrt=False)` compiles without numba's reference counting (its private
 `_nrt=False`, as Evolution's build): a kernel then cannot allocate, and passing the game's
 arrays to a small callee costs no atomic incref/decref pair (Capybara: half of the greedy
-games' CPU, issue 11; Evo: about 70%, issue 10). Both use it.
+games' CPU; Evo: about 70%). Both use it.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ TREE = _HERE.parent                 # the folder holding simcore/ and strategies
 CORE_SOURCES = tuple(_HERE / f for f in ("jit.py", "rng.py", "rng_jit.py"))
 KEEP_DAYS = 14                      # cache folders unused for longer are removed
 # LLVM's optimisation level for the IR passes of every compiled game (numba's default: 3).
-# Measured in session 21 on the same slow machine, cold caches, one game at a time: at -O1
+# Measured on one machine, cold caches, one game at a time: at -O1
 # the cold compiles take 100.6 s (Evolversi; 116-121 s at -O3), 64.6 (Evolution; 75.7),
 # 70.2 (Capybara; 78.5) and 62.1 (Evo; 64.3), and the batch engines play Evolution 5-9%
 # faster, Evolversi 1-2% and Evo 4% faster, Capybara 2-5% slower (A/B, the same minutes):
@@ -53,18 +53,18 @@ COMPILE_OPT = 1
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
-# A cold compile's line on stderr gives its time on this machine: the README's slow-machine
-# cold compiles at COMPILE_OPT (`balancelab warmup GAME`, an empty cache, one at a time;
-# session 21, where a loop of 10^7 additions took 2.3 s) scaled by speed_probe against
-# PROBE_SECONDS, the probe on that machine in the same minutes (0.0234-0.0246 s). A machine
-# whose probe takes twice as long is taken to compile twice as long; checked in session 20
-# on an empty cache (at -O3): Evo's line said 65 s for a 60.9 s compile, Evolution's 84 s for 73.2 s.
+# A cold compile's line on stderr gives an estimate of its wall time where it runs: the
+# cold compiles at COMPILE_OPT measured on a reference machine (`balancelab warmup GAME`,
+# an empty cache, one at a time, wall seconds) scaled by speed_probe against PROBE_SECONDS,
+# the probe on the reference machine in the same minutes (0.0234-0.0246 s). A machine whose probe
+# takes twice as long is taken to compile twice as long; checked on an empty cache (at -O3):
+# Evo's line said 65 s for a 60.9 s compile, Evolution's 84 s for 73.2 s.
 PROBE_SECONDS = 0.024
 COLD_COMPILE_SECONDS = {"evolution": 64.6, "evolversi": 100.6, "capybara": 70.2, "evo": 62.1}
 
 
 def speed_probe() -> float:
-    """Seconds this machine takes for a fixed pure-Python loop (the best of 3; about 0.1 s in all)."""
+    """Seconds the machine takes for a fixed pure-Python loop (the best of 3; about 0.1 s in all)."""
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
@@ -76,8 +76,8 @@ def speed_probe() -> float:
 
 
 def compile_estimate(game: str) -> int:
-    """About how many seconds a cold compile of `game`'s batch engine takes on this machine:
-    its measured figure (COLD_COMPILE_SECONDS) scaled by this machine's speed_probe."""
+    """About how many wall seconds a cold compile of `game`'s batch engine takes where it runs:
+    its measured figure (COLD_COMPILE_SECONDS) scaled by the speed_probe there."""
     return max(1, round(COLD_COMPILE_SECONDS[game] * speed_probe() / PROBE_SECONDS))
 
 
@@ -265,7 +265,7 @@ class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
     cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
     process whose folder is not there yet prints `note` on stderr: a real compile follows
-    (a `{seconds}` in it: compile_estimate of the game, this machine's time for it).
+    (a `{seconds}` in it: compile_estimate of the game, its estimated wall time).
     `nrt=False`: every kernel and policy without numba's reference counting (its private
     `_nrt`, as Evolution's build: docs/design.md "Compiled engines" 5); such code allocates
     nothing: its scratch comes packed with the state or from the caller. `policy_sig`: the C

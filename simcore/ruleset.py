@@ -319,8 +319,9 @@ class GameData:
         files = {"params": str(params_path)}
         variants = self.variant_names(data_dir)
         if variant not in variants:
-            raise UserError(f"unknown variant {variant!r} of {self.name}; known variants: "
-                            + ", ".join(variants), key="variant")
+            close = difflib.get_close_matches(str(variant), variants, n=1)
+            raise UserError(f"unknown variant {variant!r} of {self.name}; known variants: " + ", ".join(variants)
+                            + (f"; did you mean {close[0]!r}?" if close else ""), key="variant")
         values = {n: p.value for n, p in specs.items()}
         if variant != "default":
             vpath = self._pick(data_dir, f"variants/{variant}.toml")

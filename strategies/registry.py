@@ -18,7 +18,7 @@ package imports every module beside it (`discover`), so nothing else changes.
 
 Users name bots by spec, `base[:key=value,...][+favor:ENTITY|+avoid:ENTITY]` (make_bot): the
 options go to the class's constructor (a bad key is an error naming the keys it takes); a
-modifier (restricted play, issue 12: docs/restricted-play.md) goes to a class that declares
+modifier (restricted play: docs/restricted-play.md) goes to a class that declares
 `restrictable = True` as `restriction=Restriction(mode, entity)`.
 """
 from __future__ import annotations
@@ -74,7 +74,7 @@ def bot_doc(game: str, name: str) -> str:
 
 @dataclass(frozen=True)
 class Restriction:
-    """Restricted play (issue 12): `favor` prefers, at every decision where some option
+    """Restricted play: `favor` prefers, at every decision where some option
     acquires, plays or uses `entity`, an option that does (its usual choice among those);
     `avoid` never takes such an option unless every option does."""
 
@@ -195,7 +195,7 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
         close = difflib.get_close_matches(base, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         where = f" (in spec {spec!r})" if spec != base else ""
-        raise UserError(f"unknown bot {base!r} for {game}{hint}; bots for {game}: {', '.join(known)}{where}",
+        raise UserError(f"unknown bot {base!r} for {game}{where}; bots for {game}: {', '.join(known)}{hint}",
                         key="bots")
     cls = _BOTS[(game, base)]
     options = []

@@ -1,4 +1,4 @@
-"""Restricted play (issue 12), the rule every game's `+favor` / `+avoid` bot follows.
+"""Restricted play, the rule every game's `+favor` / `+avoid` bot follows.
 
 At a decision where some options acquire, play or use the entity ("hit" it):
 - favor: choose among the options that hit it (the bot's usual choice among those);

@@ -1,4 +1,4 @@
-"""The `rollout` bot (issue 12 item 1): flat Monte Carlo search over the game protocol.
+"""The `rollout` bot: flat Monte Carlo search over the game protocol.
 
 At a searched decision the bot tries every distinct legal option: for each it plays K
 continuations to the end on the batch engine, all options x K games in one batch

@@ -1,4 +1,4 @@
-"""Greedy weights as data (issue 12): strategies/<game>/weights/*.toml.
+"""Greedy weights as data: strategies/<game>/weights/*.toml.
 
 A game's `default.toml` names every weight its greedy bot reads, with today's value (the
 hand-written heuristic), its type (an int in the file is an integer weight; the engines

@@ -60,12 +60,11 @@ def pytest_configure(config):
           file=sys.__stderr__)
 
 
-# The shared suite's engine agreements are the run's longest tests (10-40 s each on the
-# 2-core machine). Collected in path order they came after most other tests, so the last
+# The shared suite's engine agreements are the run's longest tests (10-40 s each on 2
+# cores). Collected in path order they came after most other tests, so the last
 # of them could keep one worker busy while the other had nothing left. Collected first,
 # they are never the tail: `--dist worksteal` (pyproject.toml) gives each worker half the
-# queue and an idle worker takes tests from the end of the other's. (Not measured apart
-# from the session-16 changes it landed with.)
+# queue and an idle worker takes tests from the end of the other's.
 LONGEST_FIRST = ("tests/games/test_engines_agree.py",)
 
 

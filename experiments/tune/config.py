@@ -1,4 +1,5 @@
 """Tuning configs: a TOML file -> a checked `TuneConfig` (same reader and error style as sweeps).
+Every key, with its type, default and meaning: docs/config.md.
 
     name = "tune-market"
     ruleset = "evolversi"

@@ -22,5 +22,8 @@ GAMES = ("evolversi", "evolution", "capybara", "evo")
 def get_game(name: str):
     """The game adapter (GAME object) for a ruleset name; UserError if unknown."""
     if name not in GAMES:
-        raise UserError(f"unknown ruleset {name!r}; known rulesets: {', '.join(GAMES)}", key="ruleset")
+        import difflib
+        close = difflib.get_close_matches(str(name), list(GAMES), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UserError(f"unknown ruleset {name!r}; known rulesets: {', '.join(GAMES)}{hint}", key="ruleset")
     return importlib.import_module(f"simcore.games.{name}.adapter").GAME

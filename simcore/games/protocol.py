@@ -23,7 +23,7 @@ import numpy as np
 class BotLike(Protocol):
     """A seat's bot as handed to a game: it builds the policy each engine calls.
 
-    Optional driver hook (search bots, issue 12: strategies/rollout.py). A compiled engine
+    Optional driver hook (search bots: strategies/rollout.py). A compiled engine
     cannot call Python mid-game, so a bot that searches plays whole games itself: when
     `plays_games` is true, the runner (simcore.runner.play) calls
     `play_games(rs, players, bots, seed, games, engine, log) -> Outcome` instead of the
@@ -67,7 +67,7 @@ class Game(Protocol):
     score_label: str           # what the per-seat score column means
     score_lower_is_better: bool  # True where the least score wins (Capybara's fatigue)
     entity_kind: str           # what the per-seat tallies count ("card", "trait", ...)
-    # Knockouts (issue 9): entity kind -> (table, name column). Every row of that table has
+    # Knockouts: entity kind -> (table, name column). Every row of that table has
     # an `active` column (1 by default); a row edited to active = 0 keeps its cards in the
     # game (same deck, same shuffles, same draws) with its effect switched off in the rules.
     knockout_targets: dict[str, tuple[str, str]]
@@ -84,7 +84,7 @@ class Game(Protocol):
     def warmup(self, rs, bots: Sequence[BotLike]) -> None:
         """Build whatever the batch engine compiles for these bots (no-op for numpy engines)."""
 
-    # Trajectories (issue 14): what a seat's standing after each round is (its own progress
+    # Trajectories: what a seat's standing after each round is (its own progress
     # measure: track position, score so far, -fatigue; higher is better), or None when the
     # game's engines do not record them yet.
     standing_label: str | None
@@ -120,7 +120,7 @@ class Game(Protocol):
 
 
 class Searchable(Protocol):
-    """The search protocol (issue 12, docs/rollout.md): what a game adds to `Game` so that
+    """The search protocol (docs/rollout.md): what a game adds to `Game` so that
     search bots (`rollout`) can play it. A game without these members has no `rollout` bot
     (asking for one is a UserError naming what is missing). The shared suite
     (tests/games/test_rollout_shared.py) checks every game that provides them.
@@ -160,7 +160,7 @@ class Searchable(Protocol):
         """run_state's end outcome (its second value) as the Outcome of one game (B = 1)."""
 
     # Optional, for speed only (a search must choose the same option with or without them;
-    # Evo provides both, docs/rollout.md "Session 12 (speed, the same choices)"):
+    # Evo provides both, docs/rollout.md "Starting a batch from a decision point"):
     #   decision_seat(rs, state) -> int | None: decision_point's seat (None: no decision
     #       point), cheaper than decision_point; the driver skips the point of a seat
     #       that does not search.

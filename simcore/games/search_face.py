@@ -1,5 +1,5 @@
-"""The three search-protocol members every game delegates to its own search.py (issue 12,
-docs/rollout.md): a game adapter that provides the protocol inherits them and adds
+"""The three search-protocol members every game delegates to its own search.py
+(docs/rollout.md): a game adapter that provides the protocol inherits them and adds
 `search_kinds`, `search_until`, `score_sense`, `branch` and `state_outcome` itself.
 
 search.py is imported lazily, at the first search: plain runs never load it."""

@@ -5,7 +5,7 @@ C-callable policy of simcore/games/capybara/decisions.py's interface.
 sim=True): tokens placed or moved and strikes taken, nothing hidden (no gifts, refills,
 answers, doubling or draws). Ties go to the lowest option index.
 
-Restricted play (issue 12, strategies/restrict.py's rule): `decide_greedy(..., mode, ent)`
+Restricted play (strategies/restrict.py's rule): `decide_greedy(..., mode, ent)`
 with mode FAVOR or AVOID and a card name id `ent` chooses, at ACTION (play a card), NEXT_CARD
 (play another) and CANCEL (yes = answer with the lowest-uid Capybaranka in hand), among the
 options that play a card named `ent` (favor) or those that do not (avoid). The greedy's

@@ -1,4 +1,4 @@
-"""Restricted play (issue 12) for Capybara's greedy: `greedy+favor:CARD`, `greedy+avoid:CARD`.
+"""Restricted play for Capybara's greedy: `greedy+favor:CARD`, `greedy+avoid:CARD`.
 
 The decisions that play a card of a name (strategies/restrict.py's rule): ACTION (play u),
 NEXT_CARD (play u) and CANCEL (yes: answer with the lowest-uid Capybaranka in hand). The

@@ -1,4 +1,4 @@
-"""Restricted play (issue 12) for Evo's greedy: `greedy+favor:GENE`, `greedy+avoid:GENE`.
+"""Restricted play for Evo's greedy: `greedy+favor:GENE`, `greedy+avoid:GENE`.
 
 The decision that acquires a gene (strategies/restrict.py's rule): BID, on the column
 holding a gene of that name (the gene the auction gives). Genes then act by themselves or

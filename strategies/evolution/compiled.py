@@ -34,7 +34,7 @@ from simcore.rng import BOT as BOT_STREAM
 
 # ---------------------------------------------------------------- greedy's memory row
 # A greedy seat's memory row (build.Policy.memory, read at run time: neither a restriction
-# nor a weights file compiles anything): [mode, trait] for restricted play (issue 12;
+# nor a weights file compiles anything): [mode, trait] for restricted play (
 # PLAIN, -1 unrestricted), then the weights of weights/default.toml (or `greedy:weights=FILE`)
 # in that file's order: a score pair per trait, then the plan's thresholds.
 PLAIN, FAVOR, AVOID = 0, 1, 2

@@ -1,4 +1,4 @@
-"""Restricted play (issue 12) for Evolution's greedy: `greedy+favor:TRAIT`, `greedy+avoid:TRAIT`.
+"""Restricted play for Evolution's greedy: `greedy+favor:TRAIT`, `greedy+avoid:TRAIT`.
 
 The batch face is the plain greedy's compiled Policy for every trait and both modes: the
 seat's memory row [mode, trait id, weights...] (compiled.greedy_memory) says which, read at

@@ -1,4 +1,4 @@
-"""Script bots with a fallback (issue 12, the rollout bot): play the scripted choices, then
+"""Script bots with a fallback (the rollout bot): play the scripted choices, then
 the base bot once they run out, identically in both engine faces.
 
 A search bot forces one feeding option at a saved decision point by handing the engine a

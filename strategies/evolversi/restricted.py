@@ -1,4 +1,4 @@
-"""Restricted play (issue 12) for Evolversi's greedy: `greedy+favor:CARD`, `greedy+avoid:CARD`.
+"""Restricted play for Evolversi's greedy: `greedy+favor:CARD`, `greedy+avoid:CARD`.
 
 The decisions that hit a card design (strategies/restrict.py's rule):
 - BUY: buying a market card of that design (acquiring it; the tallies count purchases);

@@ -1,4 +1,4 @@
-"""Knockouts (issue 9) across whole games: the engines agree on every knocked-out row of the
+"""Knockouts across whole games: the engines agree on every knocked-out row of the
 default data, and a knocked-out game is the base game until the row's effect would matter.
 
 Pairing is measured with the batch engine on the same seed and games (mixed bots: greedy,

@@ -1,4 +1,4 @@
-"""Knockouts (issue 9) in the contract's scenarios: the effect happens with active = 1 and
+"""Knockouts in the contract's scenarios: the effect happens with active = 1 and
 not with active = 0, on both engines, one scenario per effect word and per strike symbol.
 
 Each scenario file of tests/scenarios/capybara/ is played as written (the base) and with one

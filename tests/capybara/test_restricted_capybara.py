@@ -1,4 +1,4 @@
-"""Capybara's greedy+favor:CARD / greedy+avoid:CARD on constructed decisions (issue 12),
+"""Capybara's greedy+favor:CARD / greedy+avoid:CARD on constructed decisions,
 reference form (the compiled form makes the same choices: tests/games/test_engines_agree.py)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stable identities (issue 9): a card's shuffle address depends on its design key and copy
+"""Stable identities: a card's shuffle address depends on its design key and copy
 index only (schema.shuffle_id), so removing one design leaves every other card's shuffle key
 as it was and the remaining cards keep their relative order in every shuffle. (Uids stay the
 dense positions of contract section 1, used to index arrays; shuffles never read them.)"""

@@ -1,4 +1,4 @@
-"""Bot specs `base[:key=value,...][+favor:ENTITY|+avoid:ENTITY]` (issue 12, restricted play):
+"""Bot specs `base[:key=value,...][+favor:ENTITY|+avoid:ENTITY]` (restricted play):
 parsed where bot names are parsed; a bad spec is one UserError naming it and the form."""
 from __future__ import annotations
 

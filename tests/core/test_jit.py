@@ -61,7 +61,7 @@ def test_a_cold_build_says_so_once_and_a_warm_one_is_silent(tmp_path, monkeypatc
 
 
 def test_a_cold_builds_line_gives_its_measured_compile_at_this_machines_speed(tmp_path, monkeypatch, capsys):
-    """The README's cold compile of the game, scaled by how much slower this machine runs
+    """The measured cold compile of the game, scaled by how much slower the machine runs
     speed_probe than the machine it was measured on (here: planted 3x slower)."""
     monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setitem(jit.COLD_COMPILE_SECONDS, "toy", 20.0)
@@ -220,7 +220,7 @@ def test_the_compiled_streams_are_rngs_bit_for_bit(seed):
 def test_capybaras_build_compiles_without_reference_counting():
     """Capybara's kernels and policies pass the game's int64 arrays through many small calls:
     with numba's reference counting each call cost an atomic incref/decref pair per array,
-    half of the greedy games' CPU (issue 11). The build turns it off (numba's private
+    half of the greedy games' CPU. The build turns it off (numba's private
     `_nrt=False`, whose meaning tests/evolution/test_build.py pins against the LLVM)."""
     from simcore.games.capybara.turn import play_games
     from strategies.capybara.batch_bots import random_policy

@@ -1,4 +1,4 @@
-"""Greedy weights as data (issue 12): strategies/<game>/weights/default.toml, `greedy:weights=FILE`.
+"""Greedy weights as data: strategies/<game>/weights/default.toml, `greedy:weights=FILE`.
 
 A bad weights file is one UserError naming the file and the key (the CLI: one line, exit 2);
 a new weights file changes the games without compiling anything."""

@@ -1,4 +1,4 @@
-"""Evo's greedy weights as data (issue 12): weights/default.toml and the compiled face's
+"""Evo's greedy weights as data: weights/default.toml and the compiled face's
 script rows agree on names and layout; a script-then-greedy seat keeps greedy's rows first."""
 from simcore.games import get_game
 from strategies import weights as W

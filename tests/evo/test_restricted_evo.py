@@ -1,4 +1,4 @@
-"""Evo's greedy+favor:GENE / greedy+avoid:GENE (issue 12): the rule on a constructed BID,
+"""Evo's greedy+favor:GENE / greedy+avoid:GENE: the rule on a constructed BID,
 and a planted check on whole games that favouring a gene makes the bot acquire it more
 often (both engines make the same choices: tests/games/test_engines_agree.py)."""
 from __future__ import annotations

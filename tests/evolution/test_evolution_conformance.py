@@ -1,6 +1,6 @@
 """Every case of the external cs4500 suite, through the harness, on both engines.
 
-The cases are discovered from the folder (../shared/conformance/evolution-cs4500/*/);
+The cases are discovered from the course's suite folder beside the repository (SUITE below);
 none is listed here. Answers are compared as parsed JSON.
 """
 from __future__ import annotations

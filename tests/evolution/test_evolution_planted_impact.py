@@ -1,4 +1,4 @@
-"""Planted truths for Evolution's trait impact (issue 9, "Must show", first bullet).
+"""Planted truths for Evolution's trait impact ("Must show", first bullet).
 
 Each test plays a sweep with the project's own sweep and reads it through experiments.api
 (`ablations`, `pairings`, `knockout_change`, `adjusted_association`, `entity_impact`) and the

@@ -3,7 +3,7 @@
 Every scenario is built once as a reference-engine position (evolution_kit.Table) and run
 on the reference engine and on the batch engine (state.from_games / to_game), and both
 results are checked against values worked out by hand from the rules text in
-../shared/design/RULES-NOTES.md (Evolution section). Where the printings differ
+the project's rules notes (Evolution section). Where the printings differ
 (Carnivore may/must, Defensive Herding, Fertile, Foraging, Hard Shell +3/+4, Pack Hunting)
 a scenario runs in `default` (first printing) and `second-printing` with each one's
 expected outcome.

@@ -1,4 +1,4 @@
-"""Trait knockouts (issue 9): a trait's rows edited to active = 0 keep its cards in the game
+"""Trait knockouts: a trait's rows edited to active = 0 keep its cards in the game
 (same deck, shuffles, draws, plays, score) and switch its effect off in both engines.
 
 - both engines agree game by game on every knockout of the default data;

@@ -1,4 +1,4 @@
-"""Evolution's greedy+favor:TRAIT / greedy+avoid:TRAIT on constructed decisions (issue 12),
+"""Evolution's greedy+favor:TRAIT / greedy+avoid:TRAIT on constructed decisions,
 reference form (the compiled form makes the same choices: tests/games/test_engines_agree.py)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stable card identities (issue 9): a card's uid is made of its design (trait, food value)
+"""Stable card identities: a card's uid is made of its design (trait, food value)
 and its copy index, never of its row's position, so removing one design leaves every other
 card's uid, and so its place relative to the others in every shuffle, unchanged."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The default data is calibrated (issue 2): four greedy bots finish in 8-15 rounds and no
+"""The default data is calibrated: four greedy bots finish in 8-15 rounds and no
 animal wins more than 30% of four-player games. Measured with the tool itself."""
 from reports.metrics import point_summary
 from simcore.games.evolversi.schema import GAME_DATA

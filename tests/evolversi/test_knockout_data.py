@@ -1,4 +1,4 @@
-"""The knockout switch in the data (issue 9): an `active` column (0/1, default 1) in every
+"""The knockout switch in the data: an `active` column (0/1, default 1) in every
 entity table the adapter names in knockout_targets; a bad value is a UserError naming the
 file, row and column; a knockout edit of an unknown entity names the edit."""
 import csv

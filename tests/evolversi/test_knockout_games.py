@@ -1,4 +1,4 @@
-"""Knockouts over whole games (issue 9): for every entity of the built-in data (each card
+"""Knockouts over whole games: for every entity of the built-in data (each card
 design, animal, Event and Pressure token; the advanced cards on the advanced-genetics
 variant), the knockout ruleset (that row's active = 0)
 

@@ -1,4 +1,4 @@
-"""Knockouts (issue 9, contract 5.5), one scenario per effect kind, on both engines: with
+"""Knockouts (contract 5.5), one scenario per effect kind, on both engines: with
 active = 1 the effect happens; with active = 0 the same turn asks the same decisions (every
 scripted choice is used, in the same order) and the effect's change does not happen, while
 what is printed on the card (Fury symbols, the discard symbol) still counts."""

@@ -1,4 +1,4 @@
-"""Issue 8: Evolversi's rules are split into modules by phase, no file over 600 lines (the
+"""Evolversi's rules are split into modules by phase, no file over 600 lines (the
 old rules.py was one 1,064-line class)."""
 from pathlib import Path
 

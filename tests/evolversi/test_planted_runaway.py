@@ -1,4 +1,4 @@
-"""Planted dynamics (issue 14): the `runaway-leader` variant (the sole track leader gains a
+"""Planted dynamics: the `runaway-leader` variant (the sole track leader gains a
 space at the end of every round) must show what it was built to show: a higher
 P(win | sole leader after round r) and fewer lead changes than the printed rules, each
 difference with a 95% interval that excludes zero."""

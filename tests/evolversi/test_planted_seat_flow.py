@@ -1,4 +1,4 @@
-"""Planted seat edge (issue 14, seat versions of the flow metrics): with `totem_start = "seat0"`
+"""Planted seat edge (seat versions of the flow metrics): with `totem_start = "seat0"`
 seat 0 starts every game with the Totem, which breaks its Strength ties; the per-seat runaway
 rate (reports/flow_groups.py) must find seat 0 the halfway leader who wins more often than the
 other seats, with an interval excluding equality, and the printed rules (a random Totem holder)

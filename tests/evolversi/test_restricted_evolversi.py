@@ -1,4 +1,4 @@
-"""Evolversi's greedy+favor:CARD / greedy+avoid:CARD on constructed decisions (issue 12):
+"""Evolversi's greedy+favor:CARD / greedy+avoid:CARD on constructed decisions:
 BUY takes (favor) or never takes (avoid) the design; OPTIONAL / MORE activate it or not."""
 from __future__ import annotations
 

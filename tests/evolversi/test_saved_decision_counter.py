@@ -1,8 +1,8 @@
 """A seat's decision counter (d in the BOT-stream key of a decision, key(seed, game, BOT,
 round, seat, d)) is part of a saved state (seat field `decisions`): a game played on from a
 state saved inside a round goes on counting where it stopped, so a random bot never draws a
-key twice in a round. Until 2026-12-01 both engines restarted the counter at 0 on loading,
-so the decisions after a load re-used the keys of the seat's decisions before it."""
+key twice in a round (restarting the counter at 0 on loading would re-use the keys of the
+seat's decisions before the load)."""
 from collections import Counter
 
 import pytest

@@ -1,4 +1,4 @@
-"""Stable identities (issue 9): a shuffle hashes what a card is (its owner animal, name and
+"""Stable identities: a shuffle hashes what a card is (its owner animal, name and
 copy index), never its row in cards.csv, so removing or reordering rows leaves every other
 card's shuffle key, and so its place relative to the other cards, unchanged."""
 import csv

@@ -1,4 +1,4 @@
-"""Trajectories (issue 14): each seat's track position after each round, from both engines.
+"""Trajectories: each seat's track position after each round, from both engines.
 
 Off by default; turning them on adds the s{seat}_standing columns and changes nothing else."""
 import numpy as np

@@ -109,7 +109,7 @@ def test_shipped_configs_are_valid(path):
     game = get_game(cfg.ruleset)
     if cfg.ablation is not None and cfg.ablation.kind == "knockout" and \
             (cfg.ablation.entity_kind or game.entity_kind) not in (getattr(game, "knockout_targets", None) or {}):
-        pytest.skip(f"{cfg.ruleset}'s knockouts are not in this build yet (issue 9)")
+        pytest.skip(f"{cfg.ruleset}'s knockouts are not in this build yet")
     points = expand(cfg)
     assert points and all(p.spec.seed >= 0 for p in points)
 

@@ -1,4 +1,4 @@
-"""A config's [restricted] table (issue 12): one seat favours or avoids each entity against the
+"""A config's [restricted] table: one seat favours or avoids each entity against the
 plain bot, the seat rotated, plus the all-plain reference point, all on the same games."""
 from __future__ import annotations
 

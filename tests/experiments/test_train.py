@@ -1,4 +1,4 @@
-"""`balancelab train` (issue 12, item 2): CMA-ES over a game's greedy weights.
+"""`balancelab train`: CMA-ES over a game's greedy weights.
 
 The optimiser is checked against a planted optimum; training on a tiny budget runs, writes a
 valid weights file atomically, and is the same given its seed."""

@@ -112,8 +112,8 @@ def rows_digest(df) -> str:
 
 
 def restricted_lineups(game: str, players: int, per_lineup: int = 4):
-    """Line-ups with the default bot favouring one entity and avoiding another (issue 12's
-    +favor/+avoid), walking every entity of the default data; [] if the default bot takes no
+    """Line-ups with the default bot favouring one entity and avoiding another
+    (+favor/+avoid), walking every entity of the default data; [] if the default bot takes no
     modifier. Each: seat 0 favours entity i, seat 1 avoids entity i + 1, the rest plain."""
     from strategies.registry import _BOTS, _load
     g = get_game(game)
@@ -134,7 +134,7 @@ WEIGHTS_DATA = Path(__file__).resolve().parents[1] / "data" / "weights"
 
 
 def weights_lineup(game: str, players: int):
-    """Issue 12's weights as data: seat 0 plays the default bot with tests/data/weights/<game>.toml
+    """The weights as data: seat 0 plays the default bot with tests/data/weights/<game>.toml
     (every weight moved), seat 1 the same file with +favor of the first entity (when the bot
     takes modifiers), the rest the default weights; None if the default bot takes no
     `weights` option or the game has no test file."""

@@ -28,7 +28,7 @@ def test_engines_agree_with_the_default_bot_in_every_seat(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_engines_agree_with_bots_that_favour_or_avoid_each_entity(game):
-    """Restricted play (issue 12): seat 0 favours entity i, seat 1 avoids entity i + 1, for
+    """Restricted play: seat 0 favours entity i, seat 1 avoids entity i + 1, for
     every entity; both engines make the same choices (about 600 games per game)."""
     players = four_or_nearest(game)
     lineups = restricted_lineups(game, players)
@@ -40,7 +40,7 @@ def test_engines_agree_with_bots_that_favour_or_avoid_each_entity(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_engines_agree_with_a_weights_file_that_moves_every_weight(game):
-    """Issue 12: `greedy:weights=FILE` (tests/data/weights/<game>.toml) is read by both faces:
+    """`greedy:weights=FILE` (tests/data/weights/<game>.toml) is read by both faces:
     the engines make the same choices with non-default weights, alone and with +favor."""
     players = four_or_nearest(game)
     bots = weights_lineup(game, players)

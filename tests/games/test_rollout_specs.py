@@ -1,4 +1,4 @@
-"""Bad rollout specs (issue 12): one clear line on stderr, exit 2, nothing written; a game
+"""Bad rollout specs: one clear line on stderr, exit 2, nothing written; a game
 without the search protocol names what it lacks."""
 import subprocess
 import sys

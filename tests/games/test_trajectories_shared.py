@@ -1,4 +1,4 @@
-"""Every game that records trajectories (issue 14): turning them on changes no row, and both
+"""Every game that records trajectories: turning them on changes no row, and both
 engines record the same standing after every round of every game."""
 import numpy as np
 import pytest

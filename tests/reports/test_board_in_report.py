@@ -1,5 +1,5 @@
 """A game with a board puts the map of the reference point's player count in the report;
-games without one (every card game) put none (issue 10)."""
+games without one (every card game) put none."""
 from __future__ import annotations
 
 import copy

@@ -39,7 +39,7 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                            "--virtual-time-budget=5000", *args], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on this machine (CI installs it)")
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary here (CI installs it)")
 def test_report_opens_in_headless_chromium(report, tmp_path):
     dom = _chromium(tmp_path, "--dump-dom", report.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]

@@ -16,7 +16,7 @@ from simcore.games import get_game
 # game -> (bots, an entity the bots acquire often, one they rarely use or None)
 GAMES = {
     "capybara": ("greedy", "Capybaranka", None),
-    "evolution": ("greedy", "fertile", "ambush"),       # greedy never plays Ambush (issue 9)
+    "evolution": ("greedy", "fertile", "ambush"),       # greedy never plays Ambush
 }
 
 

@@ -16,7 +16,7 @@ from experiments import cli
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on this machine (.ci/run installs it "
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary here (.ci/run installs it "
                                                                "with apt); the width check needs a real browser")
 
 

@@ -1,4 +1,4 @@
-"""The "Restricted play" table (issue 12): per entity, the favouring and the avoiding agent's
+"""The "Restricted play" table: per entity, the favouring and the avoiding agent's
 win rates and their paired differences to the plain agent in the same seats and games."""
 from __future__ import annotations
 
@@ -134,7 +134,7 @@ def test_a_restricted_sweep_report_has_the_restricted_play_table(restricted_run,
 
 
 def test_the_shipped_evolution_config_sweeps_all_17_traits_and_reports_them(tmp_path):
-    """issue 12's must-show, on a small game count: the shipped config, 8 games per point."""
+    """the must-show, on a small game count: the shipped config, 8 games per point."""
     import re
     from pathlib import Path
     shipped = Path(__file__).resolve().parents[2] / "experiments" / "configs" / "evolution_restricted.toml"

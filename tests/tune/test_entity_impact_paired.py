@@ -1,4 +1,4 @@
-"""The sensitivity table's entity-impact change has a paired interval (issue 13).
+"""The sensitivity table's entity-impact change has a paired interval.
 
 The proof's rows carry each seat's per-game holding flags for every entity, so the largest
 |holders' win rate - non-holders'| can be recomputed on any bootstrap resample of games, for

@@ -1,4 +1,4 @@
-"""`tune` can target how a game unfolds (issue 14): game-flow metrics from trajectories."""
+"""`tune` can target how a game unfolds: game-flow metrics from trajectories."""
 import json
 import math
 

@@ -1,4 +1,4 @@
-"""Ernesto Capybara (rulebook ../shared/seeds/004_e6ecc33076f84fbc.txt).
+"""Ernesto Capybara (rulebook: Ernesto Capybara).
 
 Capybaras on strike: play cards of one colour to make players put tension tokens on
 strike cards; at each of the four Revolutions every strike goes to the player with the

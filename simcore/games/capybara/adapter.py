@@ -116,7 +116,7 @@ class CapybaraGame(SearchFace):
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
+    # ---- the search protocol (docs/rollout.md; search.py via SearchFace, branch.py)
     search_kinds = ("action",)
     search_until = "turn"              # run_state stops at the turn start, the decision point
     score_sense = -1                   # fatigue: lower is better

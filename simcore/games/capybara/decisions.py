@@ -55,7 +55,7 @@ def effective_effect(g, rk, card):
 
 @kernel
 def effect_live(g, rk, card):
-    """Knockouts (issue 9): whether `card`'s effect works when played now: the card's row is
+    """Knockouts: whether `card`'s effect works when played now: the card's row is
     active, and for a Copybara so is the row of the card it copies. The rules alone call it;
     decisions are asked as if every effect worked."""
     if rk[rk[T_CACT] + card] != 1:

@@ -11,7 +11,7 @@ handed to the engine as a tuple of first-class functions, cached like the rest.
 
 No reference counting (`nrt=False`): the engine and the bots pass `g` and `rk` through many
 small calls, each of which cost an atomic incref/decref pair per array with it (half of
-the greedy games' CPU, issue 11); nothing here allocates.
+the greedy games' CPU); nothing here allocates.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ...jit import TREE, DECIDE_SIG, GameBuild, bot_sources, python_files
 
 BUILD = GameBuild("capybara", python_files(Path(__file__).resolve().parent)
                   + bot_sources(TREE / "strategies" / "capybara", "strategies.capybara", (__name__,)),
-                  "capybara: compiling the batch engine and bots (once per source version, about {seconds} s of CPU here)",
+                  "capybara: compiling the batch engine and bots (once per source version, about {seconds} s)",
                   nrt=False)
 CACHE_DIR = BUILD.folder
 kernel, policy = BUILD.kernel, BUILD.policy

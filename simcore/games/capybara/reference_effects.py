@@ -4,7 +4,7 @@ Contract sections 5 (effects), 6 (Capybaranka answers), 7 (leader, taking, refil
 symbols) and the crown step of 4. A mixin of the reference `Game` (reference.py): it reads
 and changes the same plain state (slots as dicts, hands as sorted uid lists).
 
-Knockouts (issue 9): a row with active = 0 keeps its cards and strikes in the game; the
+Knockouts: a row with active = 0 keeps its cards and strikes in the game; the
 rules skip its effect (`works`, `live`) while every decision is still asked, and the bots'
 board shows the printed symbols (they play as if everything worked).
 """

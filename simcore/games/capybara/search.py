@@ -1,4 +1,4 @@
-"""Ernesto Capybara's side of the search protocol (issue 12, docs/rollout.md): where a
+"""Ernesto Capybara's side of the search protocol (docs/rollout.md): where a
 search bot decides, its options there, and the re-deal of what it cannot see.
 
 The saved decision point is the turn start (`run_state(..., until="turn")`), where the

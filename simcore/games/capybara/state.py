@@ -25,7 +25,7 @@ from .schema import design_key, shuffle_id
  O_HLIST, O_SIZE) = range(26, 61)
 # ---- rk: offsets of the tables (indexed by card uid / strike uid). T_SSYM is the printed
 # symbol in force (p.symbols), what the bots believe; T_CACT / T_SACT the rows' `active`
-# flags (knockouts, issue 9), which only the rules read.
+# flags (knockouts), which only the rules read.
 # T_CSID / T_SSID: the shuffle address of each card (N + R, Revolutions too) / strike uid.
 (T_CCOL, T_CEFF, T_CAMT, T_CNAME, T_SFAT, T_SSYM, T_SCOL, T_CACT, T_SACT, T_CSID, T_SSID) = range(61, 72)
 RK_HEADER = 72

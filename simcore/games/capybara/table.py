@@ -6,7 +6,7 @@ True = their copies (O_TOK2, ...) that greedy plays an option on ("after o", con
 Everything else (strikes, locks, symbols) is read from the real state: an effect never
 changes it before it is applied for real.
 
-Knockouts (issue 9): a strike row with active = 0 keeps its printed symbol for the bots
+Knockouts: a strike row with active = 0 keeps its printed symbol for the bots
 (`symbol`, and every look-ahead with sim=True) but the rules ignore it (`live`): the
 look-ahead believes the symbol works, the real arrays see a plain strike.
 """

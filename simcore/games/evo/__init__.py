@@ -1,4 +1,4 @@
-"""Evo, second edition (rulebook ../shared/seeds/002_ac662ced2d605a67.txt).
+"""Evo, second edition (rulebook: Evo, second edition, Philippe Keyaerts).
 
 Nomadic clans steer dinosaur species across an island while the climate wheel turns: bid
 mutation points for genes, move and fight, lay eggs, and keep the herd alive on terrain the

@@ -117,7 +117,7 @@ class EvoGame(SearchFace):
         zones, edges = maps.plot_data(rs, maps.load_map(rs, players))
         return {"zones": zones, "edges": edges, "terrains": list(rs["terrains"])}
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
+    # ---- the search protocol (docs/rollout.md; search.py via SearchFace, branch.py)
     search_kinds = ("bid", "move")     # search.py's module doc says why these two
     search_until = "turn"              # each seat's turn of an auction or a movement phase
     score_sense = 1                    # MP: higher is better

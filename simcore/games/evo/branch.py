@@ -1,4 +1,4 @@
-"""Start a batch of the compiled engine from a saved decision point (issue 12, the search
+"""Start a batch of the compiled engine from a saved decision point (the search
 protocol: docs/rollout.md).
 
 `branch` loads K saved states (the K determinizations of one decision point) into flat

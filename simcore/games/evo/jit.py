@@ -32,7 +32,7 @@ def _never_compiled(name: str) -> bool:
 
 BUILD = GameBuild("evo", python_files(Path(__file__).resolve().parent, skip=_never_compiled)
                   + bot_sources(TREE / "strategies" / "evo", "strategies.evo", (__name__,)),
-                  "evo: compiling the batch engine and bots (once per source version, about {seconds} s of CPU here)",
+                  "evo: compiling the batch engine and bots (once per source version, about {seconds} s)",
                   nrt=False)
 CACHE_DIR = BUILD.folder
 kernel, policy = BUILD.kernel, BUILD.policy

@@ -1,4 +1,4 @@
-"""Evo's side of the search protocol (issue 12, docs/rollout.md): where a search bot
+"""Evo's side of the search protocol (docs/rollout.md): where a search bot
 decides, its options there, and the re-deal of what it cannot see.
 
 Decision points are the saved states at which `run_state(..., until="turn")` stops: every

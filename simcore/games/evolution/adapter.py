@@ -111,7 +111,7 @@ class EvolutionGame(SearchFace):
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
+    # ---- the search protocol (docs/rollout.md; search.py via SearchFace, branch.py)
     # Searched: the feeding choices (search.py says why), at the feeding turns that ask a
     # bot, where run_state(until="feed") stops with the feeding's place saved.
     search_kinds = ("feed",)

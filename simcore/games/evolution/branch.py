@@ -1,4 +1,4 @@
-"""Start a batch of the compiled engine from a saved decision point (issue 12, the search
+"""Start a batch of the compiled engine from a saved decision point (the search
 protocol: docs/rollout.md).
 
 A decision point is a state saved by run_state(until="feed"): a feeding under way, just

@@ -231,7 +231,7 @@ def last_compile_seconds() -> float:
     try:
         return float((cache_root() / "numba" / "evolution-compile-seconds").read_text())
     except (OSError, ValueError):
-        return compile_estimate("evolution")    # no build here yet: the measured figure, at this machine's speed
+        return compile_estimate("evolution")    # no build here yet: the measured figure, at the speed of the machine it runs on
 
 
 def warm(mod, run) -> bool:

@@ -1,8 +1,8 @@
 """The cs4500 conformance harness: xattack, xfeed, xstep, xstep4, xsilly.
 
 `main(harness, engine, stdin, stdout)` reads one JSON value, answers in the course's JSON
-format and returns 0. Input is checked against the course's data definitions (see
-../shared/conformance/evolution-cs4500/README.md); anything else raises UserError saying
+format and returns 0. Input is checked against the course's data definitions (the course's
+conformance suite README); anything else raises UserError saying
 what was expected. JSON is turned into a reference `Game` (plain data); the "batch" engine
 converts that game into a batch of one (state.py) and back, so both engines share the
 parsing and the output format and differ only in the rules code that runs.

@@ -9,7 +9,7 @@ in which the course's "silly" player sorts its hand, so the batch engine can tak
 first k cards of the hand" without sorting. A card id is a position, so it moves when a
 row is added or removed; what the shuffles hash is the card's `uid` instead, a number made
 of its design (trait, food value) and its copy index only (`card_uid`), so the other cards
-of a deck keep their shuffle keys when one design is removed (issue 9).
+of a deck keep their shuffle keys when one design is removed.
 
 Knockouts: a row's `active` = 0 switches its trait's effect off in the rules (the cards
 stay in the deck, are drawn, played and scored as before). Every row of one trait in the

@@ -1,4 +1,4 @@
-"""Evolution's side of the search protocol (issue 12, docs/rollout.md): where a search bot
+"""Evolution's side of the search protocol (docs/rollout.md): where a search bot
 decides, its options there, and the re-deal of what it cannot see.
 
 What a search decides: the feeding choices (kind "feed"). Feeding is where the seats

@@ -1,4 +1,4 @@
-"""Barbascura X: Evolversi Male (rulebook ../shared/seeds/000_30d87cb3536986ff.txt).
+"""Barbascura X: Evolversi Male (rulebook: Barbascura X, Evolversi Male).
 
 A deck-building race: play cards above (Strength, tokens) or below (effects, Fury) your
 animal board, buy from a sliding market, first pawn to the last track space wins.

@@ -23,7 +23,7 @@ class EvolversiGame(SearchFace):
     score_lower_is_better = False
     entity_kind = "card"               # what the per-seat tallies count
     standing_label = "track position"  # the trajectories' per-seat standing after each round
-    # Knockouts (issue 9, contract 5.5): a row with active = 0 stays in the game, its effect off
+    # Knockouts (contract 5.5): a row with active = 0 stays in the game, its effect off
     knockout_targets = {"card": ("cards", "name"), "animal": ("animals", "name"),
                         "event": ("events", "name"), "pressure": ("pressure", "name")}
     end_reasons = ("track", "stalled")
@@ -34,6 +34,13 @@ class EvolversiGame(SearchFace):
     def entities(self, rs: Ruleset) -> list[str]:
         """Names of the entities tallied (card designs, in cards.csv row order)."""
         return [c["name"] for c in rs.tables["cards"]]
+
+    def acquirable_entities(self, rs: Ruleset, players: int) -> list[str]:
+        """The card designs a seat can buy in a game of `players`: Evolution cards of a module in
+        play (starting cards are dealt, never acquired)."""
+        return list(dict.fromkeys(c["name"] for c in rs.tables["cards"]
+                                  if c["deck"] != "starting" and c["module"] in rs["modules"]
+                                  and c["min_players"] <= players))
 
     def player_range(self, rs: Ruleset) -> tuple[int, int]:
         return rs["players_min"], rs["players_max"]
@@ -130,7 +137,7 @@ class EvolversiGame(SearchFace):
     def board(self, rs, players: int) -> None:
         return None                     # no board: the game is played with cards only
 
-    # ---- the search protocol (issue 12, docs/rollout.md; search.py via SearchFace, branch.py)
+    # ---- the search protocol (docs/rollout.md; search.py via SearchFace, branch.py)
     search_kinds = ("PLACE",)          # phase 1's plan, every round (why not BUY: search.py)
     search_until = "place"             # run_state stops where a seat is next to PLACE
     score_sense = 1                    # track position: higher is better

@@ -1,6 +1,6 @@
 """Array helpers of the batch engine: flat-index writes, unrolled reductions, row sorts.
 
-Measured habits (../shared/design/PERFORMANCE.md): per-(game, seat) fields are read and
+Measured habits (the project's performance notes): per-(game, seat) fields are read and
 written through flat indices `g * P + seat` on the raveled array (`x.reshape(-1)`), whole
 rows are gathered with `take(..., axis=0)` and written through a one-element-per-row view
 (`row_view`); reductions over the tiny seat and hand axes are unrolled. Every state

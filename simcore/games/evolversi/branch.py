@@ -1,4 +1,4 @@
-"""Start a batch of the numpy engine from a saved decision point (issue 12, the search
+"""Start a batch of the numpy engine from a saved decision point (the search
 protocol: docs/rollout.md).
 
 `branch` loads the K saved states (the K determinizations of one decision point) once,

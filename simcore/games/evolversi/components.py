@@ -12,7 +12,7 @@ depend on the animals drawn.
 A uid is an array index; what a shuffle hashes is the item's identity (`ident`), a 64-bit
 hash of what the item is (its table, owner animal, name and copy index), never of its row
 position: removing or adding one card row leaves every other card's shuffle key the same,
-so the other cards keep their relative order in every shuffle (issue 9).
+so the other cards keep their relative order in every shuffle.
 """
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ def resolve(run, g, a, verb, amount, target, cond, F, event=False, on=None):
 
 
 def knocked_out(amount, F, on):
-    """A knocked-out entity's effect (issue 9, section 5.5): every decision it asks is still
+    """A knocked-out entity's effect (section 5.5): every decision it asks is still
     asked, as if it worked, and its verb changes nothing. Amount 0 (and copied Fury 0) makes
     each point, token, Fury and discount verb a no-op; actor_only_verbs skips the others."""
     return amount * on, F * on

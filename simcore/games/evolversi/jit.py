@@ -27,7 +27,7 @@ SOURCES = (python_files(Path(__file__).resolve().parent)
 # phase 3, in a run with a shipped bot; the kernels alone with a script bot)
 BUILD = GameBuild("evolversi", SOURCES,
                   "evolversi: compiling the batch engine: its kernels, phase 3 and bots "
-                  "(once per source version, about {seconds} s of CPU here in all)")
+                  "(once per source version, about {seconds} s in all)")
 TURN_BUILD = GameBuild("evolversiturn", SOURCES, nrt=False, policy_sig=DECIDE_PTR_SIG, line_of=BUILD)
 CACHE_DIR = BUILD.folder
 kernel = BUILD.kernel

@@ -2,8 +2,8 @@
 
 numpy spends most of these steps on per-call overhead and temporaries (each game has a
 different deck length, and only some reshuffle), so they are one loop over the games
-each, compiled with numba (jit.py). They do exactly what the numpy code they replaced
-did (until 2026-12-02): the same cards in the same places, the same shuffle keys
+each, compiled with numba (jit.py). They do exactly what the numpy code did: the same
+cards in the same places, the same shuffle keys
 (simcore/rng_jit.py).
 
 Piles are stacks: the top (next drawn) is the last filled entry. A shuffle orders the

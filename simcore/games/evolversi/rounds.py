@@ -1,4 +1,4 @@
-"""Whole rounds compiled (session 15): phases 1, 2 and 4 around turn.py's phase 3, game by
+"""Whole rounds compiled: phases 1, 2 and 4 around turn.py's phase 3, game by
 game, for the bots with a compiled form: `play` plays every game of a batch to its end in
 one numba call (rules.play_batch), or one round (rules.play_round, a search branch).
 
@@ -8,7 +8,7 @@ kernels.draw_seats, its Power when it reshuffled, then every seat's PLACE and
 kernels.place_seats), phase 2 kernels.turn_order_one, phase 4 market.new_market
 (kernels.market_one, the leader bonus, the round limit). One
 game's arrays stay in cache through its whole game, and no numpy call sits between the
-steps (docs/games/evolversi.md section 14, "Session 15").
+steps (docs/games/evolversi.md section 14).
 
 The per-game steps take only the arrays they touch, and each is one call per round (a
 call that takes the state tuple passes some 600 scalars: turn.py; its cost, not the
@@ -39,7 +39,7 @@ N_CONST = turn_inputs.N_CONST + 5
 # reference counting, as the rest of play (calling the kernels' own build was 2-5% slower).
 # Inlined at numba's IR level, as `place`: each has one call site here (play), so inlining
 # adds no code to compile (cold compile unchanged, 28.5 s -> 28.8 s), and each saved a call
-# passing some 18 arrays a round (play 1.09x faster, session 18)
+# passing some 18 arrays a round (play 1.09x faster)
 draw_seats, place_seats = fast(K.draw_seats.py_func, inline=True), fast(K.place_seats.py_func, inline=True)
 turn_order_one, market_one = fast(K.turn_order_one.py_func, inline=True), fast(K.market_one.py_func, inline=True)
 # play's first phase: a fresh round, or phases 2-4 after a saved phase 1 (rules.finish_round)

@@ -41,7 +41,7 @@ NOT_VALUES = ("name", "source", "printed", "text", "active")
 
 def _active_column() -> Column:
     return Column("active", int, min=0, max=1, required=False, default=1,
-                  doc="1 = the row's effect works; 0 = knocked out (issue 9): its items stay in the game "
+                  doc="1 = the row's effect works; 0 = knocked out: its items stay in the game "
                       "(drawn, bought, played, counted, shuffled) and its effect changes nothing")
 
 _effect_columns = (

@@ -1,4 +1,4 @@
-"""Evolversi's side of the search protocol (issue 12, docs/rollout.md): where a search bot
+"""Evolversi's side of the search protocol (docs/rollout.md): where a search bot
 decides, its options there, and the re-deal of what it cannot see.
 
 The searched decision is PLACE, phase 1's "the animals plan their evolution": which of

@@ -116,7 +116,7 @@ def apply_on(b, x, f, amt, Fc, t, tokens, supply, fury, pos, at_end, fourth, fou
     """kernels.apply_verbs on target t of game b. Inlined at its sites, though not a one-line
     helper (docs/design.md, "Compiled engines" 2): its call passed 7 arrays, about 60 words,
     for a few loads and stores; inlined, play is 1.09x faster for 9 s more of cold compile
-    (28 -> 37-39 s of CPU, session 18)."""
+    (28 -> 37-39 s of CPU)."""
     points = 0
     if f == K.GAIN_POINTS:
         points = amt
