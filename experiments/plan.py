@@ -9,8 +9,8 @@ for every check of the config:
   (reports.sequential defaults), and the games `sweep --until-decided` is expected to take,
   simulated at the pilot's effect and variance;
 
-and the time each takes at the pilot's measured speed (games per second on this machine,
-one worker). Nothing is written.
+and the time each takes at the pilot's measured speed (games per second of one worker,
+as measured by the pilot). Nothing is written.
 """
 from __future__ import annotations
 
