@@ -22,7 +22,7 @@ PROCESS_WORDS = {
     "a time of day": r"\b\d\d:\d\d(-\d\d:\d\d)? UTC\b",
     "a load average": r"\bload average|\bload [0-9]",
     "a machine of the work": r"\b(this|that|the same|a slow|the slow|a fast|the fast|a faster|the faster|a quiet|"
-                             r"the quiet|the busy|the shared|a busy|a shared) machine\b",
+                             r"the quiet|the busy|the shared|a busy|a shared|this \d-core|the \d-core) machine\b",
     "a commit narrated": r"\b(main|commit|on) [0-9a-f]{7,10}\b",
     "a path outside the repository": r"\.\./shared/",
 }
