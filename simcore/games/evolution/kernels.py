@@ -661,10 +661,13 @@ def play_action(a, rk, b, p, kind, card, s, slot):
     elif kind == POP or kind == BODY:
         if s < 0 or s >= n_sp:
             return False
+        at_cap = a.pop[b, p, s] >= rk.max_population if kind == POP else a.body[b, p, s] >= rk.max_body
+        if at_cap:                  # "A species cannot go beyond Size 7 or Population 7": not a play
+            return False
         if kind == POP:
-            a.pop[b, p, s] = min(np.int64(a.pop[b, p, s]) + 1, rk.max_population)
+            a.pop[b, p, s] += 1
         else:
-            a.body[b, p, s] = min(np.int64(a.body[b, p, s]) + 1, rk.max_body)
+            a.body[b, p, s] += 1
     else:
         return False
     hand_remove(a, b, p, card)

@@ -735,10 +735,13 @@ def play_action(g: Game, p: Player, act: tuple) -> bool:
         if not 0 <= s < len(p.species):
             return False
         sp = p.species[s]
+        at_cap = sp.pop >= r.max_population if kind == "pop" else sp.body >= r.max_body
+        if at_cap:                  # "A species cannot go beyond Size 7 or Population 7": not a play
+            return False
         if kind == "pop":
-            sp.pop = min(sp.pop + 1, r.max_population)
+            sp.pop += 1
         else:
-            sp.body = min(sp.body + 1, r.max_body)
+            sp.body += 1
     else:
         return False
     p.hand.remove(card)
