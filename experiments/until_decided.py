@@ -128,7 +128,7 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
         tasks = [(i, by_index[i].spec, start, stop, by_index[i].track) for i in wanted]
         frames = {}
         for point, a, b, games, tallies in execute(tasks, jobs):
-            store.write_chunk(store.chunk_path(out, point, a, b), games, tallies)
+            store.record_chunk(out, point, a, b, store.write_chunk(store.chunk_path(out, point, a, b), games, tallies))
             played[point].append([a, b])
             frames[point] = games
         diffs = {}

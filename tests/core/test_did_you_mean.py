@@ -17,7 +17,7 @@ def _cli(*args):
     (["run", "evolversii"], "unknown ruleset 'evolversii'; known rulesets: "),
     (["run", "evolversii"], "; did you mean 'evolversi'?\n"),
     (["run", "evolution", "--variant", "second-printin"], "; did you mean 'second-printing'?\n"),
-    (["run", "evolversi", "--seed", "99999999999999999999999"], "seed must be a whole number from 0 to 9223372036854775807"),
+    (["run", "evolversi", "--seed", "99999999999999999999999"], "--seed': must be a whole number from 0 to 9,223,372,036,854,775,807"),
 ])
 def test_a_misspelt_or_out_of_range_input_is_named_with_what_is_accepted(args, expect):
     proc = _cli(*args, "--games", "5")

@@ -21,12 +21,12 @@ def test_a_resumed_sweep_that_played_nothing_says_so_and_names_the_next_steps(fa
     out = tmp_path / "run"
     assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet"]) == 0
     first = capsys.readouterr().out.splitlines()
-    assert "40 played now" in first[-2]
-    assert first[-1] == f"next: balancelab report {out}  (writes {out}/report.html and follow-up configs in " \
-                        f"{out}/next-steps/)"
+    assert any(line.startswith(f"wrote {out}/") and "40 played now" in line for line in first), first
+    assert first[-1] == (f"page: {out}/report.html  (the tables in the terminal, and follow-up configs in "
+                         f"{out}/next-steps/: balancelab report {out})")
     assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet", "--resume"]) == 0
     again = capsys.readouterr().out.splitlines()
-    assert "nothing played" in again[-2] and "played now" not in again[-2]
+    assert any("nothing played" in line for line in again) and not any("played now" in line for line in again)
 
 
 def test_without_a_terminal_a_progress_line_comes_every_period(monkeypatch, capsys):

@@ -4,7 +4,6 @@ bounds are generated, not listed) and the process stays far below 1 GB."""
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from experiments import store
+from tests.reliability.kit import peak_kib, with_peak
 
 BILLION = 10**9
 FAKE_CLI = Path(__file__).with_name("fake_cli.py")
@@ -21,8 +21,10 @@ CONFIG = f'ruleset = "evolversi"\nplayers = 4\ngames = {BILLION}\nbatch_size = 2
 
 
 def play_a_few_chunks(argv, out: Path, chunks: int, env=None, seconds: float = 600) -> subprocess.CompletedProcess:
-    """Start the sweep, wait until `chunks` chunks are recorded, Ctrl-C it; return the finished process."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    """Start the sweep, wait until `chunks` chunks are recorded, Ctrl-C it; return the finished
+    process, its own peak memory (KiB) asserted below 1 GB."""
+    peak = out.parent / f".peak-kib-{out.name}"
+    proc = subprocess.Popen(with_peak(argv, peak), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
     t0 = time.monotonic()
     while len(store.read_ledger(out)) < chunks:
@@ -32,6 +34,7 @@ def play_a_few_chunks(argv, out: Path, chunks: int, env=None, seconds: float = 6
         time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
+    assert peak_kib(peak) < 1024 * 1024, "the sweep's peak memory reached 1 GB"      # KiB
     return subprocess.CompletedProcess(argv, proc.returncode, "", err)
 
 
@@ -41,7 +44,6 @@ def check_billion(argv_of, out: Path, env=None):
     done = len(store.read_ledger(out))
     second = play_a_few_chunks(argv_of(resume=True), out, done + 2, env)
     assert second.returncode == 130
-    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1024 * 1024       # KiB: below 1 GB
     run = store.open_run(out)
     assert run.manifest["games_per_point"] == BILLION
     assert (out / store.MANIFEST).stat().st_size < 200_000                          # no 50,000-chunk list
