@@ -3,13 +3,16 @@
 ONE_POINT = 'ruleset = "evolversi"\nplayers = 3\ngames = 60\nseed = 5\nbatch_size = 20\n'
 
 
-# A Python command run through PEAK writes its own peak memory (KiB: the larger of the process
-# and its own children) to a file at exit: RUSAGE_CHILDREN in the test process would also count
-# every other child that test worker ever had.
-PEAK = ("import atexit, resource, runpy, sys\n"
+# A Python command run through PEAK writes its own peak memory (KiB: VmHWM, the high-water mark
+# of the process's own memory) to a file at exit. Neither the test's RUSAGE_CHILDREN (every
+# child the test worker ever had) nor the child's ru_maxrss (Linux keeps it across execve, so
+# it starts at the size of the forking test worker) measures the command itself.
+PEAK = ("import atexit, re, runpy, sys\n"
         "out = sys.argv.pop(1)\n"
-        "atexit.register(lambda: open(out, 'w').write(str(max(resource.getrusage(w).ru_maxrss\n"
-        "    for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))))\n"
+        "def peak():\n"
+        "    status = open('/proc/self/status').read()\n"
+        "    open(out, 'w').write(re.search(r'VmHWM:\\s*(\\d+)', status).group(1))\n"
+        "atexit.register(peak)\n"
         "sys.argv.pop(0)\n"
         "runpy.run_path(sys.argv[0], run_name='__main__')\n")
 
