@@ -14,13 +14,18 @@ PEAK = ("import atexit, re, runpy, sys\n"
         "    open(out, 'w').write(re.search(r'VmHWM:\\s*(\\d+)', status).group(1))\n"
         "atexit.register(peak)\n"
         "sys.argv.pop(0)\n"
-        "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+        "if sys.argv[0] == '-m':\n"
+        "    sys.argv.pop(0)\n"
+        "    runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n"
+        "else:\n"
+        "    runpy.run_path(sys.argv[0], run_name='__main__')\n")
 
 
 def with_peak(argv: list, peak_file) -> list:
-    """`[python, script, *args]` run so that its peak memory lands in `peak_file`."""
-    python, script, *args = argv
-    return [python, "-c", PEAK, str(peak_file), script, *args]
+    """`[python, script, *args]` or `[python, -m, module, *args]` run so that its peak memory
+    lands in `peak_file`."""
+    python, *rest = argv
+    return [python, "-c", PEAK, str(peak_file), *rest]
 
 
 def peak_kib(peak_file) -> int:
