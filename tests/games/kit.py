@@ -87,10 +87,12 @@ def batch_rows(out: dict, index=None) -> list[dict]:
     return [dict(zip(cols, row)) for row in zip(*cols.values())]
 
 
-def assert_engines_agree(game: str, variant: str, players: int, bots, seed: int, games) -> None:
-    """Batch engine and reference engine: identical outcomes, game by game."""
+def assert_engines_agree(game: str, variant: str, players: int, bots, seed: int, games,
+                         overrides: dict | None = None) -> None:
+    """Batch engine and reference engine: identical outcomes, game by game (`overrides`:
+    parameter = value on top of the variant)."""
     g = get_game(game)
-    rs = g.data.load(variant)
+    rs = g.data.load(variant, overrides=overrides or {})
     games = np.asarray(list(games), dtype=np.int64)
     batch = batch_rows(g.play_batch(rs, players, bots, seed, games))
     for got, k in zip(batch, games):

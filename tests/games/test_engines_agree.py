@@ -5,8 +5,8 @@ import pytest
 from simcore.games import GAMES, get_game
 from strategies.registry import make_bots
 
-from .kit import (assert_engines_agree, default_bots, four_or_nearest, game_variant_counts, mixed_bots,
-                  player_counts, restricted_lineups, weights_lineup)
+from .kit import (assert_engines_agree, batch_rows, default_bots, four_or_nearest, game_variant_counts, mixed_bots,
+                  outcome_row, player_counts, restricted_lineups, weights_lineup)
 
 GAMES_PER_COUNT = 2000          # the default data; a variant changes a few rules: fewer games
 GAMES_PER_COUNT_VARIANT = 500
@@ -86,3 +86,32 @@ def test_engines_agree_on_100000_games(game):
     """Opt-in soak (`pytest -m soak`): 100,000 games per game (the slow stage's games among
     them: the same seeds, from game 0)."""
     _agree_over_player_counts(game, 100_000)
+
+
+NO_EFFECT_GAMES = [g for g in GAMES if "no_effect_plays" in get_game(g).data.load().params]
+
+
+@pytest.mark.parametrize("game", NO_EFFECT_GAMES)
+def test_engines_agree_when_no_effect_plays_are_forbidden(game):
+    """`no_effect_plays = forbidden` removes options in both engines alike (random bots take
+    whatever is offered, so a card offered by one engine only shows as a different game)."""
+    players = four_or_nearest(game)
+    assert_engines_agree(game, "default", players, mixed_bots(game, players), seed=11, games=range(300),
+                         overrides={"no_effect_plays": "forbidden"})
+
+
+@pytest.mark.parametrize("game", NO_EFFECT_GAMES)
+def test_forbidding_no_effect_plays_changes_games_of_random_bots(game):
+    """The parameter reaches both engines: some seeded games of random bots differ."""
+    g = get_game(game)
+    players = four_or_nearest(game)
+    bots = make_bots(game, "random", players)
+    for engine in ("batch", "reference"):
+        outs = []
+        for value in ("allowed", "forbidden"):
+            rs = g.data.load("default", overrides={"no_effect_plays": value})
+            if engine == "batch":
+                outs.append(batch_rows(g.play_batch(rs, players, bots, 5, np.arange(60))))
+            else:
+                outs.append([outcome_row(g.play_one(rs, players, bots, 5, k)) for k in range(60)])
+        assert outs[0] != outs[1], f"{game} {engine}: no_effect_plays changed none of 60 games"

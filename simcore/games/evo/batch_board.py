@@ -8,13 +8,13 @@ from .codes import (A_DIFF, A_WIN, B_WIN, COLD, D_BIRTH, D_DIE, D_ESCAPE, D_EVEN
                     T_DEFENCE, T_EGGS, T_FLOOR, T_FUR, T_KILLER, T_MOVES, T_RANGE, T_THERMO, T_WINGS)
 from .batch_bits import (B_MINE, B_NEAR, B_NEAR2, B_OCC, B_OPEN, B_OTHERS, ball, board_bits, class_sets, drop_first,
                          first, popcount, set_word, slot, word, words, zone_in, zone_out)
-from .decisions import (ask, current_class, event_card, opt, place, play_event, remove, reserve, roll, set_opt,
-                        yes_no)
+from .decisions import (ask, current_class, event_card, opt, place, play_event, protected, remove, reserve, roll,
+                        set_opt, yes_no)
 from .jit import kernel
 from .state import (G_ATTACKS, G_BIRTHS, G_CDEATHS, G_CURSOR, G_ERR, G_INFO, G_KILLS, G_PHASE, G_ROLLS,
                     G_ROUND, G_SECTOR, G_TRAJ_N, O_COUNT, O_DCNT, O_FRENZY, O_GEYSER, O_HAND, O_MP, O_OPTS,
-                    O_ORDER, O_OWNER, O_TRAIT, O_TRAJ, O_ZSETS, R_DEG, R_FLIP_COST, R_FLIP_USES, R_KB_FLOOR,
-                    R_MP_PER_DINO, R_NEV, R_P, R_WINGS_COST, R_WINGS_USES, X_COASTM, X_EVAMT, X_FATT, X_FBABY,
+                    O_ORDER, O_OWNER, O_TRAIT, O_TRAJ, O_ZSETS, R_DEG, R_FLIP_COST, R_FLIP_USES, R_IDLE_FORBIDDEN,
+                    R_KB_FLOOR, R_MP_PER_DINO, R_NEV, R_P, R_WINGS_COST, R_WINGS_USES, X_COASTM, X_EVAMT, X_FATT, X_FBABY,
                     X_FNEED, X_NB, X_NBM, X_NBN, ZBITS)
 
 
@@ -122,6 +122,19 @@ def combat(g, rk, u, pol, s, a, b):
 
 
 @kernel
+def frenzy_can_matter(g, rk, s):
+    """A Frenzied attack can change a combat of s this phase: s has a dinosaur and a movement
+    point, and another clan is above its floor (attacks only lower counts, so a clan protected
+    now stays protected through s's movement)."""
+    if g[rk[O_COUNT] + s] == 0 or tr(g, rk, s, T_MOVES) < 1:
+        return False
+    for x in range(rk[R_P]):
+        if x != s and g[rk[O_COUNT] + x] > 0 and not protected(g, rk, x):
+            return True
+    return False
+
+
+@kernel
 def movement(g, rk, u, pol, turns):
     """Contract 4.4, resuming at the seat G_CURSOR of the track; `turns`: stops before each
     next seat's movement (G_CURSOR; a frenzy only lasts its player's own movement)."""
@@ -136,7 +149,7 @@ def movement(g, rk, u, pol, turns):
             return
         s = g[rk[O_ORDER] + i]
         card = event_card(g, rk, s, EV_FRENZY)
-        if card >= 0:
+        if card >= 0 and (rk[R_IDLE_FORBIDDEN] == 0 or frenzy_can_matter(g, rk, s)):
             g[G_INFO] = EV_FRENZY
             yes_no(g, rk)
             if ask(g, rk, u, pol, D_EVENT, s, 2) == 1:
@@ -318,6 +331,20 @@ def birth(g, rk, u, pol):
 # ------------------------------------------------------------------ survival and scoring (4.6)
 
 @kernel
+def geysers_can_matter(g, rk, s):
+    """Geysers can change s's survival: more of its dinosaurs on cold zones than its fur, and
+    s above its floor (at the floor the climate takes none)."""
+    if protected(g, rk, s):
+        return False
+    W, mine = words(rk), rk[O_ZSETS] + s * words(rk)
+    cold = class_sets(rk, g[G_SECTOR]) + W
+    nc = 0
+    for w in range(W):
+        nc += popcount(word(g, mine + w) & word(rk, cold + w))
+    return nc > tr(g, rk, s, T_FUR)
+
+
+@kernel
 def survival(g, rk, u, pol):
     P = rk[R_P]
     for s in range(P):
@@ -325,7 +352,7 @@ def survival(g, rk, u, pol):
     for i in range(P):
         s = g[rk[O_ORDER] + i]
         card = event_card(g, rk, s, EV_GEYSERS)
-        if card < 0:
+        if card < 0 or (rk[R_IDLE_FORBIDDEN] == 1 and not geysers_can_matter(g, rk, s)):
             continue
         g[G_INFO] = EV_GEYSERS
         yes_no(g, rk)

@@ -87,11 +87,18 @@ class BirthSurvival:
                 return
 
     # ------------------------------------------------------------------ 4.6 survival and scoring
+    def geysers_can_matter(self, s: int) -> bool:
+        """Geysers can change s's survival: more of its dinosaurs on cold zones than its fur, and
+        s above its floor (at the floor the climate takes none)."""
+        cold = sum(1 for z in self.zones_of(s) if self.zone_class(z) == "cold")
+        return not self.protected(s) and cold > self.traits(s).fur
+
     def survival_phase(self) -> None:
         geyser = [False] * self.P
         for s in list(self.order):
             card = self.comps.active_event(self.hands[s], "geysers")
-            if card is not None and self.ask(s, "EVENT", [0, 1], {"effect": "geysers", "card": card}) == 1:
+            offered = card is not None and (self.p["no_effect_plays"] == "allowed" or self.geysers_can_matter(s))
+            if offered and self.ask(s, "EVENT", [0, 1], {"effect": "geysers", "card": card}) == 1:
                 self.play_event(s, card)
                 geyser[s] = True
                 self.say(f"  seat {s} plays {card}: its dinosaurs survive on cold terrain")

@@ -32,6 +32,13 @@ class Movement:
                 out += [("flippers", a, b) for b in self.swims(a) if owner[b] == -1]
         return out
 
+    def frenzy_can_matter(self, s: int) -> bool:
+        """A Frenzied attack can change a combat of s this phase: s has a dinosaur and a movement
+        point, and another clan is above its floor (attacks only lower counts, so a clan
+        protected now stays protected through s's movement)."""
+        return (self.count(s) > 0 and self.traits(s).moves >= 1
+                and any(x != s and self.count(x) > 0 and not self.protected(x) for x in range(self.P)))
+
     def movement_phase(self) -> None:
         p = self.p
         self.frenzy = [0] * self.P
@@ -42,7 +49,8 @@ class Movement:
                 return
             s = self.order[i]
             card = self.comps.active_event(self.hands[s], "frenzied_attack")
-            if card is not None and self.ask(s, "EVENT", [0, 1], {"effect": "frenzied_attack", "card": card}) == 1:
+            offered = card is not None and (p["no_effect_plays"] == "allowed" or self.frenzy_can_matter(s))
+            if offered and self.ask(s, "EVENT", [0, 1], {"effect": "frenzied_attack", "card": card}) == 1:
                 self.play_event(s, card)
                 self.frenzy[s] += self.comps.event_rows[card]["amount"]
                 self.say(f"  seat {s} plays {card}: +{self.frenzy[s]} attacking horns this phase")

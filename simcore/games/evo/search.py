@@ -85,7 +85,8 @@ def _point(rs, state: dict):
         g.lab_genes = {c + 1: n for c, n in enumerate(g.draws)}
         options = g.bid_options(s, g.bids or [None] * g.P, None)
         return (s, "bid", g, options) if options else None
-    if g.comps.active_event(g.hands[s], "frenzied_attack") is not None:
+    frenzy = g.comps.active_event(g.hands[s], "frenzied_attack")
+    if frenzy is not None and (g.p["no_effect_plays"] == "allowed" or g.frenzy_can_matter(s)):
         return None                              # its first decision is that EVENT
     points = g.traits(s).moves
     return (s, "move", g, g.move_options(s, points, 0, 0)) if points >= 1 else None

@@ -22,16 +22,16 @@ from .schema import CLASSES, EVENT_EFFECTS, GENE_EFFECTS, uid_order
  R_START_MP, R_CAP, R_UNIQUE_IN_BAG, R_BASE_MOVES, R_BASE_HORNS, R_BASE_THERMO, R_BASE_FUR, R_BASE_EGGS,
  R_BIRTH_RANGE, R_FLOOR, R_MP_PER_DINO, R_MIN_BID, R_MAX_BID, R_MIN_COST, R_CLIMATE_DISCARDED,
  R_METEORITE_PILE, R_WHEEL_START, R_WINGS_COST, R_WINGS_USES, R_FLIP_COST, R_FLIP_USES, R_HORN_ADD,
- R_KB_FLOOR, R_EGGS_MAX) = range(40)
+ R_KB_FLOOR, R_EGGS_MAX, R_IDLE_FORBIDDEN) = range(41)
 # ---- rk: offsets of the fields of g (shapes in pack_rules' `sizes`)
 (O_OWNER, O_COUNT, O_ZSETS, O_MP, O_ORDER, O_BAG, O_HELD, O_WON, O_TRAIT, O_HAND, O_HAND_N, O_DECK, O_DISC,
  O_PILE, O_REV, O_OUT, O_LAB_SEAT, O_LAB_BID, O_LAB_GENE, O_COL, O_DCNT, O_FRENZY, O_GEYSER, O_TRAJ,
- O_DRAWS, O_DICE, O_OPTS, O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TMP, O_BITS, O_SEATS, O_PTMP, O_SIZE) = range(40, 75)
+ O_DRAWS, O_DICE, O_OPTS, O_SCRIPT, O_SCRIPT_N, O_SPOS, O_TMP, O_BITS, O_SEATS, O_PTMP, O_SIZE) = range(41, 76)
 # ---- rk: offsets of the tables
 (X_GEFF, X_GAMT, X_GACT, X_GKIND, X_GCOP, X_GFIRST, X_EVEFF, X_EVAMT, X_EVACT, X_EVNAME, X_CLKIND,
  X_CLSHIFT, X_CLNAME, X_WHEEL, X_FATT, X_FNEED, X_FBABY, X_TERR, X_COAST, X_START, X_ADJ, X_NB, X_NBN,
- X_DIST, X_IDIST, X_PSH, X_GUNAME, X_NBM, X_BALLM, X_COASTM, X_CLASSM) = range(75, 106)
-RK_HEADER = 106
+ X_DIST, X_IDIST, X_PSH, X_GUNAME, X_NBM, X_BALLM, X_COASTM, X_CLASSM) = range(76, 107)
+RK_HEADER = 107
 
 # ---- g: scalars (fixed indices)
 (G_ROUND, G_PHASE, G_SECTOR, G_ENDED, G_REASON, G_ROUNDS, G_GAME, G_ERR, G_PILE_TOP, G_PILE_N, G_REV_N,
@@ -177,7 +177,8 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
             R_METEORITE_PILE: p["meteorite_pile"], R_WHEEL_START: p["wheel_start"],
             R_WINGS_COST: p["wings_cost"], R_WINGS_USES: p["wings_uses"], R_FLIP_COST: p["flippers_cost"],
             R_FLIP_USES: p["flippers_uses"], R_HORN_ADD: int(p["horn_genes_add"]),
-            R_KB_FLOOR: int(p["killer_babies_respect_floor"]), R_EGGS_MAX: eggs_max}
+            R_KB_FLOOR: int(p["killer_babies_respect_floor"]), R_EGGS_MAX: eggs_max,
+            R_IDLE_FORBIDDEN: int(p["no_effect_plays"] == "forbidden")}
     for k, v in vals.items():
         head[k] = v
     sizes = [(O_OWNER, Z), (O_COUNT, P), (O_ZSETS, P * zone_words(Z)), (O_MP, P), (O_ORDER, P), (O_BAG, E),
