@@ -20,6 +20,7 @@ import polars as pl
 from reports import sequential as S
 from reports.impact import _holder_sums
 from reports.pairing import series_reference
+from reports.restricted import restricted_design
 from simcore.errors import UserError
 
 from . import store
@@ -83,7 +84,8 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
 
     The checks: every knockout/removal against its base point (the holders' paired effect), and
     every grid point against the reference point (each seat's and faction's win rate, as
-    `compare`). Every look plays the next chunk of game indices at the points that an open check
+    `compare`), and every restricted point against its plain line-up (the restricted seat's win
+    share against the plain bot's in that seat, game by game). Every look plays the next chunk of game indices at the points that an open check
     needs; a decided check is played no further (its games go to the checks still open;
     `budget`: games played at most, over all points). The config's
     `games` is the cap per point. Points hold different numbers of games, always 0..N-1, so each
@@ -103,9 +105,15 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     manifest = build_manifest(cfg, points, "sweep --until-decided")
     grid = [a["name"] for a in manifest["config"].get("grid", [])]
     series = series_reference(manifest["points"], manifest["reference_point"], grid)   # point -> reference
-    if not knockouts and not series:
-        raise UserError("--until-decided decides paired checks: the config has no [ablation] and no grid point "
-                        "to compare with the reference point", file=str(cfg.file))
+    mods, refs = restricted_design(manifest["points"])
+    restricted = {f"point {m['point']} against {refs[(m['setting'], m['base'])]}: seat {m['seat']} "
+                  f"{m['base']}+{m['modifier']}:{m['entity']}": (m, refs[(m["setting"], m["base"])])
+                  for m in mods if (m["setting"], m["base"]) in refs}
+    restricted_points = {m["point"] for m, _ in restricted.values()}
+    series = {i: j for i, j in series.items() if i not in restricted_points}
+    if not knockouts and not series and not restricted:
+        raise UserError("--until-decided decides paired checks: the config has no [ablation], no [restricted] and "
+                        "no grid point to compare with the reference point", file=str(cfg.file))
     manifest = _prepare_folder(out, manifest, False)
     out.mkdir(parents=True, exist_ok=True)
     _write_ruleset_data(out, points)
@@ -116,8 +124,10 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     def pairs_of(names) -> set[tuple[int, int]]:
         """(point, the point it is paired with) of the open checks (None: the first look, every check)."""
         if names is None:
-            return {(p.index, p.base) for p in knockouts.values()} | set(series.items())
-        return {(knockouts[n].index, knockouts[n].base) if n in knockouts else owner[n] for n in names}
+            return ({(p.index, p.base) for p in knockouts.values()} | set(series.items())
+                    | {(m["point"], ref) for m, ref in restricted.values()})
+        return {(knockouts[n].index, knockouts[n].base) if n in knockouts else
+                (restricted[n][0]["point"], restricted[n][1]) if n in restricted else owner[n] for n in names}
 
     def points_of(names) -> int:
         return len({i for pair in pairs_of(names) for i in pair})
@@ -132,7 +142,14 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
             played[point].append([a, b])
             frames[point] = games
         diffs = {}
+        for name, (m, ref) in restricted.items():
+            if (m["point"], ref) in pairs and (names is None or name in names):
+                share = f"s{m['seat']}_share"      # the restricted seat against the plain bot in that seat
+                diffs[name] = (frames[m["point"]][share].cast(pl.Float64).to_numpy()
+                               - frames[ref][share].cast(pl.Float64).to_numpy())
         for i, j in sorted(pairs):
+            if i in restricted_points:
+                continue
             if str(i) in knockouts:
                 p = knockouts[str(i)]
                 sums = _holder_sums(frames[j], frames[i], p.tracked.get(p.ablated, []), None)
@@ -152,6 +169,10 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
         p = knockouts.get(c.name)
         if p is not None:
             rows.append({"point": p.index, "base": p.base, "entity": p.ablated, "measure": None, **c.row(design)})
+        elif c.name in restricted:
+            m, ref = restricted[c.name]
+            rows.append({"point": m["point"], "base": ref, "entity": None,
+                         "measure": f"seat {m['seat']} {m['modifier']} {m['entity']}", **c.row(design)})
         else:
             i, j = owner[c.name]
             rows.append({"point": i, "base": j, "entity": None, "measure": c.name.split(": ", 1)[1], **c.row(design)})

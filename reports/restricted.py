@@ -39,7 +39,7 @@ def parse_seat(spec: str):
     return base, kind, entity
 
 
-def _design(points: list[dict]) -> tuple[list[dict], dict]:
+def restricted_design(points: list[dict]) -> tuple[list[dict], dict]:
     """The restricted points (point, seat, base, modifier, entity, setting, players) and each
     setting's reference point (key: setting, base)."""
     refs, mods = {}, []
@@ -70,7 +70,7 @@ def _interval(mean: float, sd: float, n: int) -> tuple[float, float]:
 
 def restricted_play(games, points: list[dict]) -> pl.DataFrame:
     """Per (setting, bot, entity, modifier): win rate, paired difference to the plain agent."""
-    mods, refs = _design(points)
+    mods, refs = restricted_design(points)
     mods = [m for m in mods if (m["setting"], m["base"]) in refs]
     if not mods:
         return pl.DataFrame()

@@ -62,7 +62,7 @@ def test_a_shared_budget_caps_the_games_played(write_config, tmp_path):
 def test_until_decided_without_a_paired_check_is_one_clear_line(write_config, tmp_path, capsys):
     plain = CONFIG.split("[[grid]]")[0]
     assert cli.main(["sweep", str(write_config(plain)), "--out", str(tmp_path / "r"), "--until-decided"]) == 2
-    assert "no [ablation] and no grid point" in capsys.readouterr().err
+    assert "no [ablation], no [restricted] and no grid point" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
 
 
@@ -75,3 +75,39 @@ def test_the_report_says_after_how_many_games_each_check_was_decided(write_confi
     for r in store.open_run(out).manifest["until_decided"]["rows"]:
         if r["decided_after"] is not None:
             assert f"<td>{r['decided_after']:,}</td>" in html
+
+
+RESTRICTED = """
+name = "restricted-until-decided"
+ruleset = "evolversi"
+players = 4
+games = 3000
+seed = 3
+batch_size = 1000
+[restricted]
+bot = "greedy"
+entities = ["Vampirismo", "Mutazione"]
+seats = [0]
+"""
+
+
+def test_restricted_play_checks_stop_when_decided_paired_with_the_plain_line_up(write_config, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert cli.main(["sweep", str(write_config(RESTRICTED)), "--out", str(out), "--quiet", "--until-decided"]) == 0
+    printed = capsys.readouterr().out
+    run = store.open_run(out)
+    rows = run.manifest["until_decided"]["rows"]
+    assert sorted(r["measure"] for r in rows) == sorted(f"seat 0 {m} {e}" for m in ("favor", "avoid")
+                                                        for e in ("Vampirismo", "Mutazione"))
+    games = run.games()
+    counts = dict(games.group_by("point").len().iter_rows())
+    assert counts[0] == max(counts.values())             # the plain line-up: as long as any check is open
+    for r in rows:
+        assert r["base"] == 0 and counts[r["point"]] == r["games"] <= 3000
+        if r["decided_after"] is None:
+            assert r["games"] == 3000
+            continue
+        assert f"{r['check']}: {r['decision']} after {r['decided_after']:,}" in printed
+        mine = games.filter(pl.col("point") == r["point"]).sort("game")["s0_share"].cast(pl.Float64)
+        plain = games.filter((pl.col("point") == 0) & (pl.col("game") < r["games"])).sort("game")["s0_share"]
+        assert abs((mine - plain.cast(pl.Float64)).mean() - r["effect"]) < 1e-9   # the effect is the paired mean
