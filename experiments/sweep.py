@@ -185,6 +185,9 @@ def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
             raise UserError("cannot resume: the folder holds no sweep (no manifest.json)", file=str(out))
         return manifest
     old = store.read_manifest(out)
+    if old.get("command", "sweep") != manifest["command"]:
+        raise UserError(f"cannot resume: the folder holds a run of `{old.get('command', 'sweep')}`, not "
+                        f"`{manifest['command']}` (their chunks are cut differently); use another --out", file=str(out))
     new_hashes = [p["ruleset_hash"] for p in manifest["points"]]
     if old.get("config_digest") != manifest["config_digest"] or \
             [p["ruleset_hash"] for p in old.get("points", [])] != new_hashes:

@@ -79,12 +79,9 @@ def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
     from .until_decided import print_sweep_decisions, sweep_until_decided
     if not args.until_decided:
         raise UserError("is used with --until-decided only", key="--budget")
-    if args.resume or args.backend != "loky":
-        raise UserError("--until-decided runs locally from the start (no --resume, --backend loky)",
-                        key="--until-decided")
-    if args.budget is not None and args.budget < 1:
-        raise UserError(f"must be at least 1 game, got {args.budget}", key="--budget")
-    sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet)
+    if args.backend != "loky":
+        raise UserError("--until-decided runs on this machine's workers (--backend loky)", key="--until-decided")
+    sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet, resume=args.resume)
     print_sweep_decisions(open_run(out).manifest, sys.stdout.write)
     print(f"wrote {out}/ ({time.perf_counter() - t0:.1f} s)\nreport: balancelab report {out}")
     return 0

@@ -78,8 +78,16 @@ def print_decisions(seq: dict, w) -> None:
 
 # ----------------------------------------------------------------------------- knockouts in a sweep
 
+def _recorded_chunk(out: Path, ledger: dict, point: int, start: int, stop: int) -> pl.DataFrame | None:
+    """The games of a chunk a killed run already wrote and recorded, if its file matches its record."""
+    path = store.chunk_path(out, point, start, stop)
+    if path.exists() and store.check_chunk(path, start, stop, ledger.get((point, start, stop))) is None:
+        return pl.read_parquet(path)
+    return None
+
+
 def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int | None = None, jobs: int = 1,
-                        progress: bool = False):
+                        progress: bool = False, resume: bool = False):
     """Run a config's paired checks until each is decided: a run folder like `sweep`'s.
 
     The checks: every knockout/removal against its base point (the holders' paired effect), and
@@ -100,7 +108,8 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     if problems:
         raise UserError("; ".join(problems), key="--until-decided")
     design = replace(design, cap=cfg.games)
-    by_index = {p.index: p for p in points}
+    if budget is not None and budget < 1:
+        raise UserError(f"must be at least 1 game, got {budget}", key="--budget")
     out = Path(out)
     manifest = build_manifest(cfg, points, "sweep --until-decided")
     grid = [a["name"] for a in manifest["config"].get("grid", [])]
@@ -109,14 +118,29 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     restricted = {f"point {m['point']} against {refs[(m['setting'], m['base'])]}: seat {m['seat']} "
                   f"{m['base']}+{m['modifier']}:{m['entity']}": (m, refs[(m["setting"], m["base"])])
                   for m in mods if (m["setting"], m["base"]) in refs}
-    restricted_points = {m["point"] for m, _ in restricted.values()}
-    series = {i: j for i, j in series.items() if i not in restricted_points}
+    series = {i: j for i, j in series.items() if i not in {m["point"] for m, _ in restricted.values()}}
     if not knockouts and not series and not restricted:
         raise UserError("--until-decided decides paired checks: the config has no [ablation], no [restricted] and "
                         "no grid point to compare with the reference point", file=str(cfg.file))
-    manifest = _prepare_folder(out, manifest, False)
+    manifest = _prepare_folder(out, manifest, resume)
     out.mkdir(parents=True, exist_ok=True)
+    with store.RunLock(out, note=lambda text: print(text, file=sys.stderr)):
+        return _until_decided_locked(cfg, out, manifest, points, knockouts, series, restricted, design, budget,
+                                     jobs, progress)
+
+
+def _until_decided_locked(cfg, out: Path, manifest: dict, points, knockouts, series, restricted, design, budget,
+                          jobs, progress) -> Path:
+    """The looks of `sweep_until_decided`, in a folder this process holds. A resumed run replays
+    the same looks: a chunk already written and recorded is read back instead of played (the
+    decisions depend on the games only, so they come out the same)."""
+    store.remove_partial(out)
     _write_ruleset_data(out, points)
+    manifest["status"] = "running"
+    store.write_json(out / store.MANIFEST, manifest)      # a killed run can be resumed from here
+    ledger = store.read_ledger(out)
+    by_index = {p.index: p for p in points}
+    restricted_points = {m["point"] for m, _ in restricted.values()}
     played = {p.index: [] for p in points}
     t0 = time.perf_counter()
     owner: dict[str, tuple[int, int]] = {}          # check name -> (point played for it, its pair)
@@ -135,8 +159,10 @@ def sweep_until_decided(config, out, design: S.Design = S.Design(), budget: int 
     def play(names, start, stop):
         pairs = pairs_of(names)
         wanted = sorted({i for pair in pairs for i in pair})
-        tasks = [(i, by_index[i].spec, start, stop, by_index[i].track) for i in wanted]
-        frames = {}
+        frames = {i: df for i in wanted if (df := _recorded_chunk(out, ledger, i, start, stop)) is not None}
+        for i in frames:
+            played[i].append([start, stop])
+        tasks = [(i, by_index[i].spec, start, stop, by_index[i].track) for i in wanted if i not in frames]
         for point, a, b, games, tallies in execute(tasks, jobs):
             store.record_chunk(out, point, a, b, store.write_chunk(store.chunk_path(out, point, a, b), games, tallies))
             played[point].append([a, b])

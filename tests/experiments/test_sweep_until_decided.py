@@ -111,3 +111,52 @@ def test_restricted_play_checks_stop_when_decided_paired_with_the_plain_line_up(
         mine = games.filter(pl.col("point") == r["point"]).sort("game")["s0_share"].cast(pl.Float64)
         plain = games.filter((pl.col("point") == 0) & (pl.col("game") < r["games"])).sort("game")["s0_share"]
         assert abs((mine - plain.cast(pl.Float64)).mean() - r["effect"]) < 1e-9   # the effect is the paired mean
+
+
+def _killed_copy(run_dir, to):
+    """A copy of a finished run folder as a kill would leave it: the last look's chunks missing,
+    one earlier chunk's bytes damaged, the manifest still running with no decisions."""
+    import json
+    import shutil
+    shutil.copytree(run_dir, to)
+    ledger = [json.loads(line) for line in (to / store.LEDGER).read_text().splitlines()]
+    last = max(r["stop"] for r in ledger)
+    for r in ledger:
+        if r["stop"] == last:
+            store.chunk_path(to, r["point"], r["start"], r["stop"]).unlink()
+    kept = [r for r in ledger if r["stop"] != last]
+    (to / store.LEDGER).write_text("".join(json.dumps(r) + "\n" for r in kept))
+    damaged = store.chunk_path(to, kept[-1]["point"], kept[-1]["start"], kept[-1]["stop"])
+    damaged.write_bytes(damaged.read_bytes()[:-10])
+    manifest = json.loads((to / store.MANIFEST).read_text())
+    manifest.pop("until_decided")
+    manifest["status"] = "running"
+    (to / store.MANIFEST).write_text(json.dumps(manifest))
+    return last
+
+
+def test_a_killed_until_decided_run_resumes_to_the_same_decisions_and_games(write_config, tmp_path):
+    cfg = write_config(CONFIG)
+    whole = tmp_path / "whole"
+    assert cli.main(["sweep", str(cfg), "--out", str(whole), "--quiet", "--until-decided"]) == 0
+    killed = tmp_path / "killed"
+    last = _killed_copy(whole, killed)
+    assert last > 500                           # the kill came after the first look
+    first = [store.chunk_path(killed, p, 0, 500) for p in (0, 1)]     # recorded, undamaged
+    stamps = [f.stat().st_mtime_ns for f in first]
+    assert cli.main(["sweep", str(cfg), "--out", str(killed), "--quiet", "--until-decided", "--resume"]) == 0
+    a, b = store.open_run(whole), store.open_run(killed)
+    assert b.manifest["status"] == "complete" and not b.missing() and not b.damaged()
+    assert b.manifest["until_decided"]["rows"] == a.manifest["until_decided"]["rows"]
+    assert b.games().sort(["point", "game"]).equals(a.games().sort(["point", "game"]))
+    assert [f.stat().st_mtime_ns for f in first] == stamps     # recorded chunks are read back, not replayed
+
+
+def test_a_fixed_count_folder_is_not_resumed_until_decided(write_config, tmp_path, capsys):
+    cfg = write_config(CONFIG.replace("games = 4000", "games = 600").replace("batch_size = 2000", "batch_size = 600"))
+    out = tmp_path / "run"
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "--quiet"]) == 0
+    before = sorted(p.name for p in out.rglob("*"))
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "--quiet", "--until-decided", "--resume"]) == 2
+    assert "cannot resume: the folder holds a run of `sweep`, not `sweep --until-decided`" in capsys.readouterr().err
+    assert sorted(p.name for p in out.rglob("*")) == before
