@@ -3,7 +3,8 @@
 Candidate c at n games = games 0..n-1 of the stream's seed, so candidates are compared on
 the same games (common random numbers). Games are played in chunks (experiments.sweep.execute:
 loky or dask, any worker count) and each chunk is one parquet file written atomically
-(experiments.store), under RUN/evals/<stream>/<candidate id>/. A rung that needs more games
+(experiments.store), under RUN/evals/<stream>/<candidate id>/, and recorded with its sha256 in that
+folder's chunks.jsonl: a chunk whose bytes do not match its record is played again. A rung that needs more games
 plays only the missing range, and a resumed search reads the chunks it already has: the
 numbers never depend on the workers, the backend or an interruption.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,8 +101,9 @@ class Evaluator:
                 if (lo, hi) not in done:
                     tasks.append((i, self.spec(c, seed), lo, hi, track))
         for i, lo, hi, games, tallies in execute(tasks, self.jobs, self.backend, self.scheduler):
-            path = self.folder(stream, candidates[i]) / f"games-{lo:09d}-{hi:09d}.parquet"
-            store.write_chunk(path, games, tallies)
+            folder = self.folder(stream, candidates[i])
+            record = store.write_chunk(folder / f"games-{lo:09d}-{hi:09d}.parquet", games, tallies)
+            store.record_chunk(folder, 0, lo, hi, record)
             self.fresh += hi - lo
             if self.on_games is not None:
                 self.on_games(hi - lo)
@@ -124,10 +127,18 @@ class Evaluator:
 
 
 def _done(folder: Path) -> dict:
+    """{(lo, hi): path} of the candidate's chunks whose bytes match their record (the folder's
+    chunks.jsonl, as a sweep's); any other chunk file is replayed, with a note on stderr."""
     if not folder.is_dir():
         return {}
+    ledger = store.read_ledger(folder)
     out = {}
     for p in folder.glob("games-*.parquet"):
         parts = p.stem.split("-")
-        out[(int(parts[1]), int(parts[2]))] = p
+        lo, hi = int(parts[1]), int(parts[2])
+        why = store.check_chunk(p, lo, hi, ledger.get((0, lo, hi)))
+        if why is None:
+            out[(lo, hi)] = p
+        else:
+            print(f"note: replaying {p}: {why}", file=sys.stderr)
     return out

@@ -71,6 +71,12 @@ def tune(config, out, *, jobs: int = 1, backend: str = "loky", scheduler: str | 
     for c in (space.current,):
         ev.spec(c, cfg.base.seed)          # bots, players, factions checked before anything is written
     out.mkdir(parents=True, exist_ok=True)
+    with store.RunLock(out, note=lambda text: print(text, file=sys.stderr)):
+        return _tune_locked(cfg, space, ev, out, progress)
+
+
+def _tune_locked(cfg, space, ev, out: Path, progress: bool) -> dict:
+    """The search, the proof and the outputs, in a folder this process alone writes."""
     _remove_partial(out)
     manifest = {"kind": "balancelab tune", "status": "running", "config_file": str(cfg.file),
                 "config_digest": cfg.digest(), "config": jsonable(cfg.resolved()),
