@@ -16,9 +16,7 @@ BALANCELAB_CACHE_DIR (and the same sources) with this process.
 from __future__ import annotations
 
 import datetime as _dt
-import importlib.metadata as _md
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,10 +32,9 @@ from simcore.runner import RunSpec, games_frame, play, run_chunk, tallies_frame
 from . import store
 from .config import SweepConfig, load_config
 from .grid import Point, expand
+from .provenance import git_revision, versions
 
 BACKENDS = ("loky", "dask")
-PACKAGES = ("balancelab", "numpy", "polars", "pandas", "pyarrow", "joblib", "dask", "distributed",
-            "matplotlib", "jinja2", "tqdm")
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int, track: tuple[int, ...] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -62,33 +59,6 @@ def _task(play: Callable, point: int, spec: RunSpec, start: int, stop: int, trac
 
 
 # ----------------------------------------------------------------------------- manifest
-
-def versions() -> dict:
-    """Python and package versions (None for a package that is not installed)."""
-    out = {"python": sys.version.split()[0]}
-    for pkg in PACKAGES:
-        try:
-            out[pkg] = _md.version(pkg)
-        except _md.PackageNotFoundError:
-            out[pkg] = None
-    return out
-
-
-def git_revision() -> dict:
-    """The source revision and whether tracked files differ from it (read-only git calls)."""
-    here = Path(__file__).resolve().parent
-
-    def git(*args):
-        try:
-            return subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            return None
-    rev = git("rev-parse", "HEAD")
-    if rev is None or rev.returncode != 0:
-        return {"revision": None, "dirty": None}
-    status = git("status", "--porcelain", "--untracked-files=no")
-    return {"revision": rev.stdout.strip(), "dirty": bool(status and status.stdout.strip())}
-
 
 def ruleset_record(rs) -> dict:
     """What a report needs to know about a ruleset: every value and where it comes from."""

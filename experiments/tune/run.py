@@ -19,7 +19,8 @@ from pathlib import Path
 from simcore.errors import UserError
 
 from .. import store
-from ..sweep import _check_options, git_revision, versions
+from ..provenance import git_revision, versions
+from ..sweep import _check_options
 from .config import TuneConfig, load_tune
 from .evaluate import Evaluator
 from .output import data_folder, evaluation_rows, jsonable

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from experiments import cli
+from simcore.games import get_game
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -96,7 +97,7 @@ def test_the_word_check_catches_a_header_broken_inside_a_word(report, tmp_path):
 @needs_chromium
 def test_the_compare_report_page_never_scrolls_sideways_at_1280px(tmp_path):
     data = tmp_path / "copy"
-    shutil.copytree(Path(cli.get_game("evolversi").data.data_dir), data)
+    shutil.copytree(Path(get_game("evolversi").data.data_dir), data)
     text = (data / "cards.csv").read_text().replace("Mutazione,evolution,,2,1,1,0,gain_points,2,",
                                                     "Mutazione,evolution,,2,1,1,0,gain_points,5,", 1)
     (data / "cards.csv").write_text(text)

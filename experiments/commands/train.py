@@ -1,4 +1,4 @@
-"""The `train` subcommand (registered by experiments/cli.py).
+"""`balancelab train`: fit the greedy bot's weights by self-play (CMA-ES).
 
     balancelab train RULESET [--players N] [--budget GAMES] [--out FILE] [--seed S]
                      [--field SPEC] [--jobs J] [--popsize K] [--candidate-games N]
@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import time
 
+from simcore.errors import UserError
 from simcore.games import GAMES, get_game
+from strategies.weights import schema
+
+from ..train import check, default_out, plan, train, write
+
+HELP = ("", ["balancelab train capybara --budget 200000 --jobs 2 --out trained.toml"])
 
 
 def register(subparsers) -> None:
@@ -37,11 +43,6 @@ def register(subparsers) -> None:
 
 
 def cmd_train(args) -> int:
-    from simcore.errors import UserError
-
-    from .train import check, default_out, plan, train, write
-    from strategies.weights import schema
-
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
     out = args.out if args.out is not None else default_out(rs.game)

@@ -1,4 +1,4 @@
-"""The `luck` subcommand (registered by experiments/cli.py).
+"""`balancelab luck`: luck against skill, the outcome variance explained by the bot and by the deal.
 
     balancelab luck RULESET [--bots A,B] [--field F] [--players N] [--games N] [--seed S]
                     [--jobs J] [--bootstrap B] [--outcome win|score] [--out DIR] [--overwrite]
@@ -13,8 +13,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from reports import luck as L
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
+
+from ..luck import check, manifest, play_luck
+from ..provenance import versions
+
+HELP = ("", ["balancelab luck evolversi --bots greedy,random --field greedy --games 4000",
+        "balancelab luck evo --outcome score --out runs/luck-evo"])
 
 
 def register(subparsers) -> None:
@@ -55,11 +62,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def cmd_luck(args) -> int:
-    from reports import luck as L
-    from reports.html import write_text_atomic
-
-    from .cli import _versions
-    from .luck import check, manifest, play_luck
+    from reports.html import write_text_atomic   # start-up: the page module loads jinja2 and matplotlib
 
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
@@ -73,7 +76,7 @@ def cmd_luck(args) -> int:
     run = play_luck(rs, bots, args.field, args.players, args.games, args.seed, args.jobs, progress=not args.quiet,
                     outcome=args.outcome)
     result = L.decompose(run.y, run.bots, bootstrap=args.bootstrap, seed=args.seed)
-    man = manifest(run, {"versions": _versions()})
+    man = manifest(run, {"versions": versions()})
     print(L.text(result, man))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""The `ladder` subcommand (registered by experiments/cli.py).
+"""`balancelab ladder`: rate bots by a seat-rotated round-robin on common random numbers.
 
     balancelab ladder RULESET --bots random,greedy[,...] [--players N] [--games N] [--seed S]
                       [--jobs J] [--out DIR] [--overwrite]
@@ -11,8 +11,19 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from reports import luck as L
+from reports.blind_spots import blind_spots_text
+from reports.bradley_terry import fit_ratings
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
+
+from ..blind_spots import blind_spots, shippable
+from ..ladder import check, play_ladder, rotations
+from ..luck import luck_from_ladder
+from ..provenance import versions
+
+HELP = ("", ["balancelab ladder capybara --bots random,greedy,rollout --games 2000 --jobs 2",
+        "balancelab ladder evolversi --bots greedy,greedy:weights=trained.toml --games 8000"])
 
 
 def register(subparsers) -> None:
@@ -48,11 +59,8 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def cmd_ladder(args) -> int:
-    from reports.bradley_terry import fit_ratings
+    # start-up: the ladder's page draws with matplotlib, loaded only when a ladder runs
     from reports.ladder import head_to_head, ladder_text, skill_matters, with_predictions, write_outputs
-
-    from .cli import _versions
-    from .ladder import check, play_ladder, rotations
 
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
@@ -71,9 +79,6 @@ def cmd_ladder(args) -> int:
     skill = skill_matters(ratings, h2h)
     # Luck against skill from the ladder's own tables: the best bot alone against the weakest,
     # against the weakest's mirror table (one more table, the same game indices).
-    from reports import luck as L
-
-    from .luck import luck_from_ladder
     lrun = luck_from_ladder(lad, skill["best"], skill["weakest"], args.jobs)
     luck = dict(L.decompose(lrun.y, lrun.bots, seed=args.seed), field=lrun.field,
                 words=None, mirror_seconds=lrun.seconds)
@@ -82,14 +87,11 @@ def cmd_ladder(args) -> int:
     manifest = {"ruleset": rs.game, "variant": rs.variant, "ruleset_hash": rs.hash, "players": args.players,
                 "seed": args.seed, "bots": lad.bots, "games_per_table": lad.games_per_table,
                 "tables_per_pair": tables, "games_per_pair": lad.games_per_table * tables, "seconds": seconds,
-                "seconds_per_pair": lad.seconds, "jobs": args.jobs, "versions": _versions()}
+                "seconds_per_pair": lad.seconds, "jobs": args.jobs, "versions": versions()}
     print(ladder_text(manifest, ratings, h2h, skill))
     print(f"\nLuck and skill ({luck['games']:,} game indices x {luck['seats']} seats; the ladder's tables of "
           f"{skill['best']} alone against {skill['weakest']}, and {skill['weakest']} at every seat): {luck['words']}.")
     if args.blind_spot_games > 0:
-        from reports.blind_spots import blind_spots_text
-
-        from .blind_spots import blind_spots, shippable
         seen = shippable(rs.game, lad.bots)
         if seen:
             table = blind_spots(rs, seen, args.players, args.blind_spot_games, args.seed)

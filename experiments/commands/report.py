@@ -1,98 +1,38 @@
-"""The `sweep` and `report` subcommands (registered by experiments/cli.py).
+"""`balancelab report`: print a run folder's balance table and write its self-contained HTML
+report (the answer first, then the evidence). RUN_DIR comes from `sweep`, or from `run --out`
+(one point).
 
-    balancelab sweep CONFIG [--out DIR] [--jobs J] [--backend loky|dask] [--scheduler ADDRESS] [--resume]
-    balancelab report RUN_DIR [--out FILE]       (RUN_DIR from `sweep`, or from `run --out`: one point)
-
-Handlers raise UserError for a user's mistake (the CLI prints one line, exit code 2) and
-return the exit code otherwise.
+Nothing a user wrote is overwritten: the page and its next-step configs replace only files
+that balancelab wrote itself.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-import time
 from pathlib import Path
 
+from reports.verdict import lines
 from simcore.errors import UserError
 
-from .config import load_config
-from .store import open_run
-from .sweep import BACKENDS, run_sweep
+from ..api import headline, points, targets
+from ..store import open_run
+
+HELP = ("Print the balance table of a run folder (from `sweep`, or `run --out`) and write its "
+        "self-contained HTML report: the answer first, then the evidence.",
+        ["balancelab report out/quick", "balancelab report out/quick --out quick.html"])
 
 
 def register(subparsers) -> None:
-    """Add the `sweep` and `report` subcommands to an argparse subparsers object."""
-    p = subparsers.add_parser("sweep", help="run an experiment config (a grid of variants) into a run folder",
-                              description="Run every point of an experiment config; each finished chunk of games "
-                                          "is one parquet file, so an interrupted sweep resumes with --resume.")
-    p.add_argument("config", metavar="CONFIG", help="experiment config (TOML), e.g. experiments/configs/quick.toml")
-    p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/<config name>)")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel workers (default 1)")
-    p.add_argument("--backend", choices=BACKENDS, default="loky",
-                   help="loky: local processes; dask: a dask.distributed cluster (default loky)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="dask scheduler address (with --backend dask; default: a local cluster)")
-    p.add_argument("--resume", action="store_true", help="finish an interrupted sweep in --out, skipping finished chunks")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--until-decided", action="store_true",
-                   help="play each knockout/removal and each grid point against the reference in chunks until its "
-                        "paired sequential test decides (the config's games are the cap; docs/metrics.md, "
-                        "\"Deciding with fewer games\")")
-    p.add_argument("--budget", type=int, default=None, metavar="N",
-                   help="with --until-decided: games played at most, over all points (default: no limit)")
-    p.set_defaults(func=cmd_sweep)
-
     p = subparsers.add_parser("report", help="write the HTML balance report of a run folder (`sweep`, or `run --out`)")
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("--out", default=None, metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
     p.set_defaults(func=cmd_report)
 
 
-def cmd_sweep(args: argparse.Namespace) -> int:
-    cfg = load_config(args.config)
-    out = Path(args.out) if args.out else Path("runs") / cfg.name
-    t0 = time.perf_counter()
-    if getattr(args, "until_decided", False) or getattr(args, "budget", None) is not None:
-        return _sweep_until_decided(args, cfg, out, t0)
-    try:
-        run_sweep(cfg, out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
-                  progress=not args.quiet)
-    except KeyboardInterrupt as e:
-        e.hint = (f"interrupted; finished chunks are kept: resume with "
-                  f"`balancelab sweep {args.config} --out {out} --resume`")
-        raise
-    run = open_run(out)
-    games = len(run.points) * run.manifest["games_per_point"]
-    played = run.manifest["sessions"][-1]["games"]
-    if played:
-        print(f"wrote {out}/: {len(run.points)} points, {games:,} games ({played:,} played now, "
-              f"{time.perf_counter() - t0:.1f} s)")
-    else:
-        print(f"{out}/ already holds every game ({len(run.points)} points, {games:,} games): nothing played")
-    page = write_and_print(run, run.path / "report.html")
-    print(f"page: {page}  (the tables in the terminal, and follow-up configs in {out}/next-steps/: "
-          f"balancelab report {out})")
-    return 0
-
-
-def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
-    from .until_decided import print_sweep_decisions, sweep_until_decided
-    if not args.until_decided:
-        raise UserError("is used with --until-decided only", key="--budget")
-    if args.resume or args.backend != "loky":
-        raise UserError("--until-decided runs locally from the start (no --resume, --backend loky)",
-                        key="--until-decided")
-    if args.budget is not None and args.budget < 1:
-        raise UserError(f"must be at least 1 game, got {args.budget}", key="--budget")
-    sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet)
-    print_sweep_decisions(open_run(out).manifest, sys.stdout.write)
-    print(f"wrote {out}/ ({time.perf_counter() - t0:.1f} s)\nreport: balancelab report {out}")
-    return 0
-
-
 def write_and_print(run, out: Path, ctx_out: dict | None = None) -> Path:
     """Write the run's page to `out` and print its top: the answer and the verdict (the page's words)."""
-    from reports.html import write_report_context
+    from reports.html import write_report_context     # start-up: jinja2 and matplotlib, only for a page
     damaged = run.damaged()
     if damaged:
         point, a, b, path, why = damaged[0]
@@ -163,7 +103,6 @@ def check_report_targets(out: Path) -> None:
 
 def reference_tables(run) -> dict:
     """The reference point's ruleset tables (for the verdict's next-step configs), {} if not stored."""
-    import json
     points = run.manifest.get("points", [])
     ref = run.manifest.get("reference_point", 0)
     h = next((p.get("ruleset_hash") for p in points if p.get("index") == ref), None)
@@ -176,7 +115,6 @@ def reference_tables(run) -> dict:
 
 def print_balance_table(run) -> None:
     """The headline balance table of a run, one line per point (ablation points left out)."""
-    from experiments.api import headline, points
     head = headline(run)
     pts = points(run)
     fixed = {"point", "ablated", "base", "seed", "ruleset_hash", "ablation"}
@@ -197,8 +135,7 @@ def print_balance_table(run) -> None:
 
 def print_targets(run) -> None:
     """The points ranked against the config's `[target]`, one line each (nothing without targets)."""
-    from experiments.api import targets
-    from reports.targets_section import bound_text
+    from reports.targets_section import bound_text    # start-up: matplotlib, only for a report
     ranked = targets(run)
     goal = run.manifest["config"].get("target") or {}
     if ranked.height == 0:
@@ -212,7 +149,6 @@ def print_targets(run) -> None:
 
 def print_answer(ctx: dict) -> None:
     """The top of the page in the terminal: the answer to the sweep's question, then the verdict."""
-    from reports.verdict import lines
     if ctx["answer"]:
         print(f"\nthe answer: {ctx['answer']['question']}")
         for line in ctx["answer"]["lines"] + ctx["answer"]["never"]:

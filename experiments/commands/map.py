@@ -1,4 +1,4 @@
-"""The `map` subcommand (registered by experiments/cli.py): draw a game's board from its data.
+"""`balancelab map`: draw a game's board from its data.
 
     balancelab map evo [--players N] [--out FILE.png] [--data DIR] [--variant V] [--set NAME=VALUE]
 
@@ -16,6 +16,10 @@ from simcore.errors import UserError
 # Rulesets that have a board, and the package holding its data (schema.py) and maps.py.
 MAP_GAMES = {"evo": "simcore.games.evo"}
 DEFAULT_PLAYERS = 4
+
+HELP = ("Draw a game's board from its map data (zones by terrain, coasts, adjacency, starting areas) "
+        "into a PNG file; a designer's maps in --data are checked and drawn the same way.",
+        ["balancelab map evo", "balancelab map evo --players 5 --out board-5p.png"])
 
 
 def register(subparsers) -> None:
@@ -50,7 +54,7 @@ def cmd_map(args) -> int:
         raise UserError(f"{args.ruleset} plays with {lo} to {hi} players, got {players}", key="players")
     board = maps.load_map(rs, players)
     zones, edges = maps.plot_data(rs, board)
-    from reports.map_plot import save_map
+    from reports.map_plot import save_map       # start-up: matplotlib, only when drawing
     save_map(zones, edges, rs["terrains"], out, title=f"{args.ruleset}: the {players}-player board")
     print(f"wrote {out} ({len(zones)} zones, {len(edges)} adjacencies, "
           f"{sum(z['start'] >= 0 for z in zones)} starting areas)")

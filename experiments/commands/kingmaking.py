@@ -1,4 +1,4 @@
-"""The `kingmaking` subcommand (registered by experiments/cli.py).
+"""`balancelab kingmaking`: the share of games where a player who cannot win decides who wins.
 
     balancelab kingmaking RULESET [--variant V] [--players N] [--games N] [--bots A,B,...]
                           [--playouts K] [--hopeless P] [--swing S] [--seed S] [--out FILE]
@@ -14,8 +14,13 @@ import sys
 from pathlib import Path
 
 from simcore.games import GAMES
+from strategies.registry import make_bot, split_specs
 
-from .kingmaking import HOPELESS, PLAYOUTS, SWING
+from ..kingmaking import HOPELESS, PLAYOUTS, SWING, check, forcing_bot, kingmaking, text
+from .options import load_ruleset
+
+HELP = ("", ["balancelab kingmaking evolution --players 4 --games 40 --bots greedy,trained",
+        "balancelab kingmaking capybara --players 3 --games 20"])
 
 
 def register(subparsers) -> None:
@@ -46,10 +51,6 @@ def register(subparsers) -> None:
 
 
 def cmd_kingmaking(args) -> int:
-    from strategies.registry import make_bot, split_specs
-    from .cli import load_ruleset
-    from .kingmaking import forcing_bot, check, kingmaking, text
-
     game, rs = load_ruleset(args)
     check(args.ruleset, rs, args.players, args.games, args.playouts, args.hopeless, args.swing)
     names = split_specs(args.bots) if args.bots else [game.default_bot]
