@@ -1,8 +1,8 @@
 """`balancelab compare`: the same games on data A and on data B (common random numbers).
 
 Both sides play game indices 0..games-1 of one seed with the same players, bots and
-factions, so each game is paired with itself; reports.comparison turns the two frames into
-paired changes, and reports.compare_html into a report. Side A is the baseline ("before"),
+factions, so each game is paired with itself; reports.measures.comparison turns the two frames into
+paired changes, and reports.page.compare into a report. Side A is the baseline ("before"),
 side B the edit ("after"): a change is B - A.
 
     run_compare(CompareRequest) -> Comparison (the frames, the rulesets, the tables)
@@ -93,7 +93,7 @@ def entity_ids(rs) -> dict[str, list[int]]:
 
 def run_compare(req: CompareRequest) -> Comparison:
     """Check everything, play both sides on the same game indices, and compute every table."""
-    from reports.comparison import compare_frames, edit_summary
+    from reports.measures.comparison import compare_frames, edit_summary
     _check(req)
     game = get_game(req.ruleset)
     sides = []
@@ -133,7 +133,7 @@ def as_json(c: Comparison) -> dict:
 
 def write_outputs(c: Comparison, out: Path) -> list[Path]:
     """compare.json and compare.html (with the verdict's next-step configs) in the folder `out`."""
-    from reports.compare_html import write_compare_report
+    from reports.page.compare import write_compare_report
     from .sweep import ruleset_record
     out.mkdir(parents=True, exist_ok=True)
     doc = as_json(c)
@@ -215,7 +215,7 @@ def print_comparison(doc: dict, faction_label: str, kind: str, out=None) -> None
       f"[{ln['ci_low']:+.2f}, {ln['ci_high']:+.2f}] (paired)\n")
     w(f"balance (1 - largest {faction_label} win-rate gap): {bal['balance_a']:.3f} [{bal['low_a']:.3f}, {bal['high_a']:.3f}]"
       f" -> {bal['balance_b']:.3f} [{bal['low_b']:.3f}, {bal['high_b']:.3f}]\n")
-    from reports.compare_html import compare_verdict
-    from reports.verdict import lines
+    from reports.page.compare import compare_verdict
+    from reports.measures.verdict import lines
     w("\nverdict (from causes only):\n" + "".join(f"  {line}\n" for line in lines(
         compare_verdict(doc, faction_label, kind, {}, "next-steps"))))

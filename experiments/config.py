@@ -24,7 +24,7 @@ its type, default and meaning: docs/config.md (a test keeps the two in step).
     target_rounds = [8, 15]         # optional: the game length designers aim for
     [target]                        # optional: what the report marks and ranks points by (as tune's
     lead_changes = [1.0, 3.0]       #   [targets]: a [low, high] range or an upper bound; rates in points;
-    faction_gap = 5.0               #   a game-flow metric turns trajectories on; reports/targets.py)
+    faction_gap = 5.0               #   a game-flow metric turns trajectories on; reports/measures/targets.py)
 
     [[grid]]                        # axes expand in file order, the last one fastest
     param = "fourth_card_space"     # a rule parameter ...
@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reports.targets import FLOW_TARGETS, TARGETS
+from reports.measures.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
 from simcore.runner import MAX_BATCH, MAX_GAMES, MAX_SEED, check_run_size
 

@@ -137,7 +137,7 @@ def kingmaking(game_name: str, rs, players: int = 4, bot: str | None = None, gam
                progress=None) -> dict:
     """Every seat played by `bot` (default: the game's default bot): the share of games with a
     kingmaking decision and its 95% Wilson interval, with the per-game scans."""
-    from reports.stats import wilson
+    from reports.measures.stats import wilson
     check(game_name, rs, players, games, playouts, hopeless, swing)
     g = get_game(game_name)
     name = bot or g.default_bot

@@ -6,7 +6,7 @@ for every check of the config:
 - each base point's seat win rates: the games for a 95% interval of +- `precision` pp;
 - each knockout/removal (the holders' paired effect against its base point): the games for
   that precision, the games a fixed-count test needs for the sequential test's error rates
-  (reports.sequential defaults), and the games `sweep --until-decided` is expected to take,
+  (reports.measures.sequential defaults), and the games `sweep --until-decided` is expected to take,
   simulated at the pilot's effect and variance;
 
 and the time each takes at the pilot's measured speed (games per second of one worker,
@@ -21,8 +21,8 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
-from reports import sequential as S
-from reports.impact import _holder_sums
+from reports.measures import sequential as S
+from reports.measures.impact import _holder_sums
 from simcore.errors import UserError
 
 from .config import load_config

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reports.stats import mean_interval
+from reports.measures.stats import mean_interval
 from simcore.errors import UserError
 from simcore.runner import check_spec, iter_chunks
 from strategies import weights as W

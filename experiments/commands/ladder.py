@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from reports import luck as L
-from reports.blind_spots import blind_spots_text
-from reports.bradley_terry import fit_ratings
+from reports.measures import luck as L
+from reports.measures.blind_spots import blind_spots_text
+from reports.measures.bradley_terry import fit_ratings
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
@@ -60,7 +60,8 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 def cmd_ladder(args) -> int:
     # start-up: the ladder's page draws with matplotlib, loaded only when a ladder runs
-    from reports.ladder import head_to_head, ladder_text, skill_matters, with_predictions, write_outputs
+    from reports.measures.ladder import head_to_head, skill_matters, with_predictions
+    from reports.page.ladder import ladder_text, write_outputs
 
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])

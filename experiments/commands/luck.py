@@ -5,7 +5,7 @@
 
 Plays the same deals with A and with B at each seat (the other seats F, default B) and
 prints the share of the seat's outcome variance explained by the bot (skill), by the deal
-(luck) and by their interaction, with 95% bootstrap intervals (reports.luck). The outcome is
+(luck) and by their interaction, with 95% bootstrap intervals (reports.measures.luck). The outcome is
 the seat's win share (default) or, with --outcome score, its score margin.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reports import luck as L
+from reports.measures import luck as L
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
@@ -62,7 +62,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def cmd_luck(args) -> int:
-    from reports.html import write_text_atomic   # start-up: the page module loads jinja2 and matplotlib
+    from reports.page.html import write_text_atomic   # start-up: the page module loads jinja2 and matplotlib
 
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])

@@ -54,7 +54,7 @@ def cmd_map(args) -> int:
         raise UserError(f"{args.ruleset} plays with {lo} to {hi} players, got {players}", key="players")
     board = maps.load_map(rs, players)
     zones, edges = maps.plot_data(rs, board)
-    from reports.map_plot import save_map       # start-up: matplotlib, only when drawing
+    from reports.page.map import save_map       # start-up: matplotlib, only when drawing
     save_map(zones, edges, rs["terrains"], out, title=f"{args.ruleset}: the {players}-player board")
     print(f"wrote {out} ({len(zones)} zones, {len(edges)} adjacencies, "
           f"{sum(z['start'] >= 0 for z in zones)} starting areas)")

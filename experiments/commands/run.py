@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from reports.coverage import coverage, coverage_summary, coverage_text
-from reports.metrics import point_summary
+from reports.measures.coverage import coverage, coverage_summary, coverage_text
+from reports.measures.metrics import point_summary
 from simcore.errors import UserError
 from simcore.runner import check_run_size
 
@@ -131,7 +131,7 @@ def _run_config(args, rs, spec, out: Path | None):
 
 
 def cmd_run(args) -> int:
-    """A one-point sweep: the sweep's writer and folder layout; the tables come from reports.metrics."""
+    """A one-point sweep: the sweep's writer and folder layout; the tables come from reports.measures.metrics."""
     if getattr(args, "compare", None) is not None:
         # `run --data A --compare [B]`: this run's data against B (default: the built-in data).
         before = None if args.compare == BUILTIN_DATA else args.compare

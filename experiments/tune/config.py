@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reports.targets import FLOW_TARGETS, TARGETS
+from reports.measures.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
 
 from ..config import SweepConfig, _Checker, _number, parse_config, parse_targets, read_config_text
@@ -72,7 +72,7 @@ VAR_KEYS = {"name", "param", "index", "table", "where", "column", "min", "max", 
 BUDGET_KEYS = {"games", "minutes"}
 SEARCH_KEYS = {"first_games", "max_games", "eta", "max_changes", "beam"}
 PROOF_KEYS = {"games"}
-# the target catalogue is shared with sweep configs' [target] (reports.targets)
+# the target catalogue is shared with sweep configs' [target] (reports.measures.targets)
 
 
 @dataclass(frozen=True)

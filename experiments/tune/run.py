@@ -119,7 +119,7 @@ def tune(config, out, *, jobs: int = 1, backend: str = "loky", scheduler: str | 
     store.write_json(out / "tune.json", summary)
     text = proposal_text(summary)
     store.write_text(out / "proposal.txt", text + "\n")
-    from reports.tune_html import write_tune_report
+    from reports.page.tune import write_tune_report
     write_tune_report(summary, rows.to_dicts(), out / "report.html")
     manifest["status"] = "complete"
     store.write_json(out / MANIFEST, manifest)
@@ -140,7 +140,7 @@ def proposal_text(summary: dict) -> str:
         lines.append(f"  {t:<14} {goal:<14} proposal {est:6.2f} [{lo:.2f}, {hi:.2f}]   "
                      f"original {o[0]:6.2f} [{o[1]:.2f}, {o[2]:.2f}]   {ok}")
     if summary["verdict"] != "met":
-        from reports.tune_html import not_met_lines
+        from reports.page.tune import not_met_lines
         lines += not_met_lines(summary)
     lines.append(f"search: {summary['candidates']} candidates, {summary['search_games']:,} games ({summary['stopped']})")
     return "\n".join(lines)

@@ -29,7 +29,7 @@ def check_the_main_jobs_causes(out: Path) -> None:
     its pairing: at least 99% of the games without the entity identical (or causal by design when
     nearly every game has it)."""
     from experiments.store import open_run
-    from reports.html import build_context
+    from reports.page.html import build_context
     run = open_run(out)
     ctx = build_context(run.manifest, run.games(), run.tallies())
     checks = [r for r in ctx["ablation"] if r["kind"] == "knockout"]

@@ -1,6 +1,6 @@
 """Figures for the balance report: matplotlib (Agg canvas, no pyplot state), PNG as base64.
 
-Each function takes metric frames (reports.metrics) and returns a `data:image/png;base64,`
+Each function takes metric frames (reports.measures.metrics) and returns a `data:image/png;base64,`
 URI, ready for an <img src>, so the HTML file needs nothing from the network.
 """
 from __future__ import annotations

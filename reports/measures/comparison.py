@@ -5,9 +5,9 @@ group (a seat, a faction, a bot, the seats that acquired an entity) each game co
 its win shares x and its seat count n on both sides, and the change in win rate
 sum(x_b)/sum(n_b) - sum(x_a)/sum(n_a) gets a linearised interval over the per-game
 differences (clustered by game). When the group has the same seats on both sides this is
-exactly the mean of paired differences (reports.metrics.paired_difference).
+exactly the mean of paired differences (reports.measures.metrics.paired_difference).
 
-Input frames: per-game rows of one side each (reports.metrics' columns), with optional
+Input frames: per-game rows of one side each (reports.measures.metrics' columns), with optional
 `s{i}_has_{id}` flags (the seat acquired entity id in that game) for the entity rows.
 """
 from __future__ import annotations

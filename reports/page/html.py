@@ -18,15 +18,19 @@ from pathlib import Path
 import jinja2
 import polars as pl
 
-from . import coverage as C
+from ..measures import coverage as C
+from ..measures import impact as I
+from ..measures import metrics as M
+from ..measures import pairing as P
+from ..measures import restricted as R
+from ..measures import verdict as V
+from ..measures.luck import TEXT
 from . import findings as F
-from . import impact as I
-from . import flow_section, luck_section, map_plot, targets_section
-from . import metrics as M
-from . import pairing as P
+from . import flow as flow_section
+from . import luck as luck_section
+from . import map as map_plot
 from . import plots
-from . import restricted as R
-from . import verdict as V
+from . import targets as targets_section
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_POINT_FIGURES = 4
@@ -105,7 +109,6 @@ def entity_notes(tables: dict | None, names) -> dict:
 
 
 def luck_text() -> dict:
-    from .luck import TEXT
     return TEXT
 
 
@@ -117,7 +120,7 @@ def _one_bot(point: dict | None) -> str:
 
 def causal_facts(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, ablation: pl.DataFrame,
                  restricted: pl.DataFrame, reference: int, labels: dict) -> list[dict]:
-    """Every quantity the verdict may rest on, one fact row each (reports.verdict.fact):
+    """Every quantity the verdict may rest on, one fact row each (reports.measures.verdict.fact):
 
     - seats and factions at the reference point, only when every seat plays the same bot (then
       the seat, or the faction dealt to it, is the only difference between the seats);
@@ -313,7 +316,7 @@ def impact_wide(impact: pl.DataFrame, base_ids: list[int], reference: int) -> li
 
 
 def coverage_context(manifest: dict, base_games: pl.DataFrame, tallies: pl.DataFrame, base_ids: list) -> dict:
-    """Per point and bot, the share of games using each entity (reports.coverage), for _coverage.html.j2."""
+    """Per point and bot, the share of games using each entity (reports.measures.coverage), for _coverage.html.j2."""
     entities = [e for rs in manifest.get("rulesets", {}).values() for e in rs.get("entities", [])]
     if not base_games.height:
         return {"summary": [], "rows": []}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from .metrics import max_seats
 from .stats import mean_interval, wilson
 
 NO_LEADER = -1
@@ -174,3 +175,27 @@ def runaway_curve(standing, rounds, winner) -> pl.DataFrame:
 
 __all__ = ["sole_leader", "lead_holder", "lead_changes", "decisiveness", "leader_wins", "comeback",
            "drama", "late_swap", "per_game", "summary", "runaway_curve", "halfway", "NO_LEADER"]
+
+
+def has_trajectories(games: pl.DataFrame) -> bool:
+    """Whether the rows carry each seat's standing after every round (`s{seat}_standing`)."""
+    return "s0_standing" in games.columns
+
+
+def arrays(games: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(standing (G, R, P), rounds (G,), winner (G, P)) of rows of one player count."""
+    seats = [s for s in range(max_seats(games)) if games[f"s{s}_standing"].null_count() == 0]
+    standing = np.stack([games[f"s{s}_standing"].to_numpy() for s in seats], axis=2).astype(float)
+    winner = np.stack([games[f"s{s}_win"].to_numpy() for s in seats], axis=1).astype(bool)
+    return standing, games["rounds"].to_numpy().astype(np.int64), winner
+
+
+def factions(games: pl.DataFrame) -> np.ndarray | None:
+    """(G, P) each seat's faction (as text), or None when no seat ever changes faction (a game
+    without factions: the faction is the seat, and its table would be the seat table) or the
+    column is absent."""
+    seats = [s for s in range(max_seats(games)) if games[f"s{s}_standing"].null_count() == 0]
+    if not all(f"s{s}_faction" in games.columns for s in seats):
+        return None
+    f = np.stack([games[f"s{s}_faction"].cast(pl.Utf8).to_numpy() for s in seats], axis=1).astype(str)
+    return None if (f == f[:1]).all() else f

@@ -2,7 +2,7 @@
 
 Every sweep point plays the same game indices from the same per-game streams, so two base
 points whose line-ups differ in exactly one seat (every other setting alike) are the
-luck/skill design of reports.luck at that seat: the same deals with bot A and with bot B
+luck/skill design of reports.measures.luck at that seat: the same deals with bot A and with bot B
 there, the other seats fixed. A bots axis such as
 
     [[grid]]
@@ -19,7 +19,7 @@ from collections import defaultdict
 import numpy as np
 import polars as pl
 
-from . import luck as L
+from ..measures import luck as L
 
 MAX_SHOWN = 6            # decompositions shown (the first ones in point order)
 

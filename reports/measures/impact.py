@@ -1,6 +1,6 @@
 """Entity impact that says what it is: adjusted associations, and every estimate per bot.
 
-The plain association (reports.metrics.entity_impact) compares seats that acquired an
+The plain association (reports.measures.metrics.entity_impact) compares seats that acquired an
 entity with seats that did not. Where acquiring more entities is itself winning (a seat's
 score counts its cards), holders win more whatever the entity does: the comparison is
 confounded by how much a seat acquired. `adjusted_association` compares like with like:

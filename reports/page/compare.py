@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..measures import verdict as V
+from ..measures.pairing import describe
 from . import plots
-from . import verdict as V
 from .html import _environment, write_steps, write_text_atomic
-from .pairing import describe
 
 
 def compare_verdict(doc: dict, flabel: str, kind: str, tables: dict, folder: str) -> dict:

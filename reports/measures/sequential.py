@@ -289,7 +289,7 @@ def run_until_decided(names: Iterable[str] | None, play: Callable[[list[str], in
 def seat_differences(a, b) -> dict[str, np.ndarray]:
     """Per seat and per faction: the per-game paired differences of win share, B - A.
 
-    a, b: per-game frames of the same game indices (reports.metrics' columns: s{i}_share,
+    a, b: per-game frames of the same game indices (reports.measures.metrics' columns: s{i}_share,
     s{i}_faction). A faction's difference in a game is its mean share at B minus at A, over the
     games it played on both sides.
     """
@@ -400,7 +400,7 @@ def error_rates(design: Design = Design(), effects=PLANTED, reps: int = 2000, ba
                 seed: int = 0, changed: float | None = None) -> list[dict]:
     """One `simulate` row per planted effect, with its wrong-decision rate and the Monte Carlo error.
 
-    `python -c "from reports.sequential import error_rates, table; print(table(error_rates()))"`
+    `python -c "from reports.measures.sequential import error_rates, table; print(table(error_rates()))"`
     prints the table of docs/metrics.md, section "Deciding with fewer games".
     """
     rows = []

@@ -3,17 +3,16 @@
 A run recorded with trajectories (`balancelab run --trajectories`, or `trajectories = true`
 in a config) has `s{seat}_standing` columns: each seat's standing after every round (the
 game's own progress measure, named by the manifest's `standing_label`). Per base point this
-builds the metric table of reports.flow (with 95% intervals), and for the reference point the
+builds the metric table of reports.measures.flow (with 95% intervals), and for the reference point the
 P(win | sole leader after round r) curve, the lead-change histogram, a few real games, and
-the per-seat (and per-faction) tables of reports.flow_groups.
+the per-seat (and per-faction) tables of reports.measures.flow_groups.
 """
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
-from . import flow, flow_groups, flow_plots
-from .metrics import max_seats
+from ..measures import flow, flow_groups
+from . import flow_plots
 
 SAMPLE_GAMES = 4          # real games drawn as one line per seat
 METRIC_TEXT = {
@@ -25,38 +24,15 @@ METRIC_TEXT = {
 }
 
 
-def has_trajectories(games: pl.DataFrame) -> bool:
-    return "s0_standing" in games.columns
-
-
-def arrays(games: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(standing (G, R, P), rounds (G,), winner (G, P)) of rows of one player count."""
-    seats = [s for s in range(max_seats(games)) if games[f"s{s}_standing"].null_count() == 0]
-    standing = np.stack([games[f"s{s}_standing"].to_numpy() for s in seats], axis=2).astype(float)
-    winner = np.stack([games[f"s{s}_win"].to_numpy() for s in seats], axis=1).astype(bool)
-    return standing, games["rounds"].to_numpy().astype(np.int64), winner
-
-
-def factions(games: pl.DataFrame) -> np.ndarray | None:
-    """(G, P) each seat's faction (as text), or None when no seat ever changes faction (a game
-    without factions: the faction is the seat, and its table would be the seat table) or the
-    column is absent."""
-    seats = [s for s in range(max_seats(games)) if games[f"s{s}_standing"].null_count() == 0]
-    if not all(f"s{s}_faction" in games.columns for s in seats):
-        return None
-    f = np.stack([games[f"s{s}_faction"].cast(pl.Utf8).to_numpy() for s in seats], axis=1).astype(str)
-    return None if (f == f[:1]).all() else f
-
-
 def _pp(t) -> str:
     return f"{100 * t[0]:+.1f} pp [{100 * t[1]:+.1f}, {100 * t[2]:+.1f}]"
 
 
 def group_tables(g: pl.DataFrame, st, rounds, winner, faction_label: str) -> list[dict]:
-    """The per-seat table, and the per-faction one for a game with factions (reports.flow_groups),
+    """The per-seat table, and the per-faction one for a game with factions (reports.measures.flow_groups),
     each with a sentence per group whose runaway or comeback rate differs from the others."""
     out = []
-    fac = factions(g)
+    fac = flow.factions(g)
     kinds = [("seat", flow_groups.seat_groups(*winner.shape))] + ([(faction_label, fac)] if fac is not None else [])
     for kind, group in kinds:
         t = flow_groups.table(st, rounds, winner, group)
@@ -75,7 +51,7 @@ def group_tables(g: pl.DataFrame, st, rounds, winner, faction_label: str) -> lis
 def build(games: pl.DataFrame, base_ids: list[int], reference: int, labels: dict, standing_label: str,
           faction_label: str = "faction") -> dict | None:
     """Tables and figures of the section, or None for a run without trajectories."""
-    if not has_trajectories(games):
+    if not flow.has_trajectories(games):
         return None
     rows = []
     ref = None
@@ -83,7 +59,7 @@ def build(games: pl.DataFrame, base_ids: list[int], reference: int, labels: dict
         g = games.filter(pl.col("point") == point)
         if g.height == 0:
             continue
-        st, rounds, winner = arrays(g)
+        st, rounds, winner = flow.arrays(g)
         summ = flow.summary(st, rounds, winner)
         row = {"point": point, "label": labels[point], "games": g.height}
         for r in summ.iter_rows(named=True):

@@ -1,6 +1,6 @@
 """Seat and faction versions of the game-flow metrics (docs/metrics.md, "Per seat and per faction").
 
-Input: the trajectories of reports.flow and, per game and seat, the group the seat belongs to:
+Input: the trajectories of reports.measures.flow and, per game and seat, the group the seat belongs to:
 
     standing: (G, R, P) float   seat standings after rounds 1..R
     rounds:   (G,) int          rounds each game lasted

@@ -1,6 +1,6 @@
 """Target metrics of one point's games, each an estimate with a 95% interval, and how a
 point stands against its targets: what `tune` searches for and what a sweep config's
-`[target]` marks and ranks points by (reports/targets_section.py).
+`[target]` marks and ranks points by (rank_points, and the report's page: reports/page/targets.py).
 
 Rates are in percentage points. A target is a [low, high] range or an upper bound. It is
 met when its whole 95% interval is inside (the proof's rule), missed when the whole
@@ -14,6 +14,7 @@ import math
 import numpy as np
 import polars as pl
 
+from . import flow
 from . import metrics as M
 
 # target name -> what it bounds (error messages, the config docs and the report's legend)
@@ -60,10 +61,9 @@ def measure(games: pl.DataFrame, tallies: pl.DataFrame | None, targets: dict) ->
         out["rounds"] = (g["mean_rounds"], g["ci_low"], g["ci_high"])
     flow_asked = [t for t in targets if t in FLOW_TARGETS]
     if flow_asked:
-        from . import flow, flow_section
-        if not flow_section.has_trajectories(games):
+        if not flow.has_trajectories(games):
             raise ValueError("game-flow targets need rows recorded with trajectories")
-        summary = {r["metric"]: r for r in flow.summary(*flow_section.arrays(games)).iter_rows(named=True)}
+        summary = {r["metric"]: r for r in flow.summary(*flow.arrays(games)).iter_rows(named=True)}
         for t in flow_asked:
             r = summary[t]
             scale = PTS if r["kind"] == "rate" else 1.0     # shares in points, like every rate here
@@ -130,3 +130,37 @@ def met(values: dict, targets: dict) -> dict:
         else:
             out[name] = hi <= t
     return out
+
+
+def measure_point(games: pl.DataFrame, tallies: pl.DataFrame | None, target: dict) -> dict:
+    """{metric: (estimate, low, high)}; flow metrics nan when the rows have no trajectories."""
+    asked = [t for t in target if t in FLOW_TARGETS]
+    if asked and not flow.has_trajectories(games):
+        values = measure(games, tallies, {k: v for k, v in target.items() if k not in FLOW_TARGETS})
+        return {**values, **{t: (math.nan,) * 3 for t in asked}}
+    return measure(games, tallies, target)
+
+
+def rank_points(games: pl.DataFrame, tallies: pl.DataFrame, base_ids: list[int], labels: dict,
+                target: dict) -> pl.DataFrame:
+    """One row per base point: rank, shortfall, met count, and per metric value/low/high/mark."""
+    rows = []
+    for point in base_ids:
+        g = games.filter(pl.col("point") == point)
+        if g.height == 0:
+            continue
+        t = tallies.filter(pl.col("point") == point) if tallies is not None and tallies.height else None
+        values = measure_point(g, t, target)
+        marks = mark(values, target)
+        row = {"point": point, "label": labels.get(point, str(point)), "games": g.height,
+               "shortfall": shortfall(values, target), "met": sum(m == "met" for m in marks.values()),
+               "all_met": all(m == "met" for m in marks.values())}
+        for name in target:
+            est, lo, hi = values[name]
+            row.update({name: est, f"{name}_low": lo, f"{name}_high": hi, f"{name}_mark": marks[name]})
+        rows.append(row)
+    if not rows:
+        return pl.DataFrame()
+    df = pl.DataFrame(rows, infer_schema_length=None).sort(["shortfall", "met", "point"],
+                                                          descending=[False, True, False])
+    return df.with_columns(rank=pl.int_range(1, df.height + 1))
