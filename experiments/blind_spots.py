@@ -20,17 +20,17 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from reports.measures.blind_spots import LEVEL  # noqa: F401  (the level a blind spot is below)
+from reports.measures.stats import wilson
 from simcore.games import get_game
 from simcore.runner import games_frame, play
-
-from reports.measures.blind_spots import LEVEL  # noqa: F401  (the level a blind spot is below)
+from strategies.registry import make_bot
 
 from .lineup import run_spec
 
 
 def shippable(game_name: str, bots) -> list[str]:
     """The bots a blind-spot table can use: those the batch engine plays whole games with."""
-    from strategies.registry import make_bot
     return [b for b in bots if b.split(":")[0].split("+")[0] != "script" and not make_bot(game_name, b).plays_games]
 
 
@@ -70,7 +70,6 @@ def blind_spots(rs, bots, players: int = 4, games: int = 500, seed: int = 0) -> 
     "variant: parameter = value"; rules the rules its games were played under (an entity is
     counted under `rs` and under each shipped variant, which may bring it into play); games,
     touched (games), share with its Wilson interval. reports.measures.blind_spots lists the blind spots."""
-    from reports.measures.stats import wilson
     game = get_game(rs.game)
     changes = rule_changes(rs.game, rs)
     variants = list(dict.fromkeys(v for v, _, _ in changes))

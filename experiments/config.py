@@ -70,6 +70,7 @@ from typing import Any
 
 from reports.measures.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
+from simcore.games import GAMES, get_game
 from simcore.runner import MAX_BATCH, MAX_GAMES, MAX_SEED, check_run_size
 
 MAX_POINTS = 10_000          # points of one sweep (grid x replicates x players x line-ups x ablations)
@@ -255,7 +256,6 @@ def _relative(base: Path, folder: str) -> str:
 
 def _builtin_folder(ruleset: Any) -> str | None:
     """The built-in data folder of a known ruleset (None for an unknown one: grid.expand names it)."""
-    from simcore.games import GAMES, get_game
     return str(get_game(ruleset).data.data_dir) if ruleset in GAMES else None
 
 
@@ -504,7 +504,6 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         if doc.get("trajectories") is False:
             c.fail(f"target.{flow[0]}", "a game-flow target needs trajectories; remove `trajectories = false` "
                                         "(a flow target turns them on)")
-        from simcore.games import GAMES, get_game
         ruleset = doc["ruleset"]
         if ruleset in GAMES and get_game(ruleset).standing_label is None:
             able = [g for g in GAMES if get_game(g).standing_label is not None]

@@ -121,7 +121,7 @@ def play_ladder(rs, bots, players: int = 4, games: int = 2000, seed: int = 0, jo
     pairs = list(itertools.combinations(names, 2))
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
         bar = tqdm(total=sum(len(rotations(a, b, players)) for a, b in pairs), unit="table", desc="ladder",
                    leave=False)
     frames, seconds = [], {}

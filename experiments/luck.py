@@ -140,7 +140,7 @@ def play_luck(rs, bots, field: str | None = None, players: int = 4, games: int =
     y = np.full((games, players, 2), np.nan)
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
         bar = tqdm(total=len(plan), unit="table", desc="luck", leave=False)
     t0 = time.perf_counter()
     for k, seat, lineup in plan:

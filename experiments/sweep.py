@@ -16,8 +16,10 @@ BALANCELAB_CACHE_DIR (and the same sources) with this process.
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import shutil
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Iterator
@@ -166,7 +168,7 @@ def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
 
 def check_scheduler_address(address: str) -> None:
     """A dask scheduler address that parses (`tcp://HOST:PORT`, `HOST:PORT`), else a UserError."""
-    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.addressing import parse_address, parse_host_port  # start-up: dask, --backend dask only
     try:
         scheme, loc = parse_address(address)
         if scheme in ("tcp", "tls"):
@@ -177,13 +179,12 @@ def check_scheduler_address(address: str) -> None:
 
 def _lost_cluster(exc: BaseException) -> bool:
     """Whether an error raised while waiting on a remote cluster says the cluster went away."""
-    from distributed.client import FutureCancelledError
+    from distributed.client import FutureCancelledError  # start-up: dask, --backend dask only
     return isinstance(exc, (OSError, TimeoutError, FutureCancelledError)) and not isinstance(exc, UserError)
 
 
 def _dask_client(jobs: int, scheduler: str | None, processes: bool):
-    import logging
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster  # start-up: dask, --backend dask only
     if scheduler:
         check_scheduler_address(scheduler)
         try:
@@ -216,7 +217,7 @@ def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler:
         for t in tasks:
             yield _task(play, *t)
         return
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed, parallel_config  # start-up: joblib, only when chunks are played
     warm_up([t[1] for t in tasks])
     calls = (delayed(_task)(play, *t) for t in tasks)
     if backend == "loky":
@@ -236,7 +237,6 @@ class _PlainProgress:
     """Without a terminal (no bar): one line on stderr every PLAIN_EVERY seconds while games play."""
 
     def __init__(self, name: str, total: int, done: int, on: bool):
-        import threading
         self.name, self.total, self.done, self.on = name, total, done, on
         self.t0 = time.perf_counter()
         self.stop = threading.Event()
@@ -310,7 +310,7 @@ def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, 
     t0 = time.perf_counter()
     if tasks and progress:
         warm_up([t[1] for t in tasks])      # any compile line on stderr before the bar, which counts play only
-    from tqdm import tqdm
+    from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
     with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=None if progress else True,
               file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar, \
             _PlainProgress(cfg.name, total, total - left, progress and bar.disable) as plain:

@@ -13,6 +13,8 @@ from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 from simcore.runner import driver, iter_chunks
 
+from ..bench_search import bench_search, print_search
+from ..bench_sweep import bench_fanout
 from ..lineup import run_spec
 
 HELP = ("Time the batch engine against the reference engine on the same games (CPU seconds per process, "
@@ -61,7 +63,6 @@ def cmd_bench(args) -> int:
         spec = run_spec(rs, args.bots, args.players, None, args.seed)
         bots = list(spec.bots)
         if driver(bots) is not None:          # a search bot plays the games: its own figures
-            from .bench_search import bench_search, print_search
             print_search(bench_search(game, rs, spec, args.games, args.ref_games, args.seed))
             continue
         game.play_batch(rs, spec.players, bots, args.seed, np.arange(200))  # warm up
@@ -123,7 +124,7 @@ def cmd_bench(args) -> int:
             peak_kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             if args.jobs > 1:
                 # loky keeps its workers alive: ask them (the same reused pool) for their peak.
-                from joblib import Parallel, delayed
+                from joblib import Parallel, delayed  # start-up: joblib, for the workers' peak
                 peaks = Parallel(n_jobs=args.jobs)(delayed(_peak_rss_mib)() for _ in range(4 * args.jobs))
                 peak_kids = max([peak_kids, *peaks])
             print(f"{name}: {n:,} games with {args.jobs} jobs in {wall:.1f} s wall "
@@ -131,7 +132,6 @@ def cmd_bench(args) -> int:
             rows.append({"scale": {"ruleset": name, "games": n, "jobs": args.jobs, "wall_seconds": wall,
                                    "peak_main_mib": peak_self, "peak_worker_mib": peak_kids}})
     if args.fanout:
-        from experiments.bench_sweep import bench_fanout
         for name in names:
             r = bench_fanout(games=args.fanout, jobs=args.jobs, batch_size=min(args.batch_size, 5_000),
                              ruleset=name, players=args.players)

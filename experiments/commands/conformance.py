@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from simcore.errors import UserError
+from simcore.games.evolution.conformance import main as harness_main
 from strategies.registry import make_bot
 
 HELP = ("Answer one case of Evolution's cs4500 conformance harnesses: a JSON value on stdin, the "
@@ -24,8 +25,4 @@ def register(subparsers) -> None:
 def cmd_conformance(args) -> int:
     if args.suite != "cs4500":
         raise UserError(f"unknown conformance suite {args.suite!r}; known: cs4500", key="suite")
-    try:
-        from simcore.games.evolution.conformance import main as harness_main
-    except ImportError:
-        raise UserError("the Evolution ruleset (cs4500 harness) is not installed in this build") from None
     return harness_main(args.harness, args.engine, sys.stdin, sys.stdout, make_bot("evolution", "silly"))

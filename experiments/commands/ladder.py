@@ -14,6 +14,7 @@ from pathlib import Path
 from reports.measures import luck as L
 from reports.measures.blind_spots import blind_spots_text
 from reports.measures.bradley_terry import fit_ratings
+from reports.measures.ladder import head_to_head, skill_matters, with_predictions
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
@@ -60,7 +61,6 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 def cmd_ladder(args) -> int:
     # start-up: the ladder's page draws with matplotlib, loaded only when a ladder runs
-    from reports.measures.ladder import head_to_head, skill_matters, with_predictions
     from reports.page.ladder import ladder_text, write_outputs
 
     game = get_game(args.ruleset)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from reports.measures.verdict import lines
+from reports.page.targets import bound_text
 from simcore.errors import UserError
 
 from ..api import headline, points, targets
@@ -32,7 +33,7 @@ def register(subparsers) -> None:
 
 def write_and_print(run, out: Path, ctx_out: dict | None = None) -> Path:
     """Write the run's page to `out` and print its top: the answer and the verdict (the page's words)."""
-    from reports.page.html import write_report_context     # start-up: jinja2 and matplotlib, only for a page
+    from reports.page.html import write_report_context   # start-up: jinja2 and matplotlib, only for a page
     damaged = run.damaged()
     if damaged:
         point, a, b, path, why = damaged[0]
@@ -135,7 +136,6 @@ def print_balance_table(run) -> None:
 
 def print_targets(run) -> None:
     """The points ranked against the config's `[target]`, one line each (nothing without targets)."""
-    from reports.page.targets import bound_text    # start-up: matplotlib, only for a report
     ranked = targets(run)
     goal = run.manifest["config"].get("target") or {}
     if ranked.height == 0:

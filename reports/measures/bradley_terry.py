@@ -36,7 +36,7 @@ def _design(a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
 
 def _fit(a, b, offset, wins, trials, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Maximum likelihood ratings (anchored at bot 0) and their Fisher covariance (k x k)."""
-    import statsmodels.api as sm
+    import statsmodels.api as sm  # start-up: statsmodels (seconds), only when ratings are fitted
     y = (wins + PSEUDO) / (trials + 2 * PSEUDO)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

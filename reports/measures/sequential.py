@@ -41,6 +41,7 @@ from statistics import NormalDist
 from typing import Callable, Iterable
 
 import numpy as np
+import polars as pl
 
 # The defaults of a check (docs/metrics.md, "Deciding with fewer games").
 INDIFFERENCE = 0.005   # d0: an effect of at most 0.5 pp is "no effect"
@@ -293,7 +294,6 @@ def seat_differences(a, b) -> dict[str, np.ndarray]:
     s{i}_faction). A faction's difference in a game is its mean share at B minus at A, over the
     games it played on both sides.
     """
-    import polars as pl
     a, b = a.sort("game"), b.sort("game")
     seats = sorted(int(c[1:-6]) for c in a.columns if c.startswith("s") and c.endswith("_share"))
     out: dict[str, np.ndarray] = {}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
@@ -39,6 +40,5 @@ def mean_interval(values, z: float = Z95):
 
 def z_for_family(k: int, alpha: float = 0.05) -> float:
     """Two-sided z for a Bonferroni-controlled family of k comparisons."""
-    from statistics import NormalDist
     k = max(int(k), 1)
     return NormalDist().inv_cdf(1 - alpha / (2 * k))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from .plots import BLUE, DPI, GREY, _figure, to_data_uri
 
@@ -35,8 +37,6 @@ def lead_change_chart(changes: np.ndarray) -> str:
 
 def trajectory_chart(sample: list, standing_label: str) -> str:
     """A few real games (two per row): each seat's standing after each round; winners drawn thick."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
     n = max(len(sample), 1)
     rows = (n + 1) // 2
     fig = Figure(figsize=(6.4, 2.6 * rows), dpi=DPI, layout="constrained")

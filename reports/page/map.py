@@ -6,6 +6,7 @@ map: `zones` is a list of dicts with `name`, `x`, `y`, `terrain`, `coast` (bool)
 """
 from __future__ import annotations
 
+import base64
 import io
 from pathlib import Path
 
@@ -106,5 +107,4 @@ def map_png(zones, edges, terrains, title: str = "") -> bytes:
 
 def map_data_uri(zones, edges, terrains, title: str = "") -> str:
     """One map as a `data:image/png;base64,` URI (the HTML report embeds its figures)."""
-    import base64
     return "data:image/png;base64," + base64.b64encode(map_png(zones, edges, terrains, title)).decode("ascii")

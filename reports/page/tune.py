@@ -10,6 +10,11 @@ import io
 import math
 from pathlib import Path
 
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
 NAMES = {"faction_gap": "largest faction gap (points)", "seat_gap": "largest seat gap (points)",
          "entity_impact": "largest entity impact (points)", "rounds": "mean rounds",
          "first_seat": "first-seat advantage (points)"}
@@ -28,9 +33,6 @@ def _goal(t) -> str:
 
 
 def _trace_png(trace: list[dict]) -> str:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 2.6), dpi=100)
     ax.step([r["games"] for r in trace], [r["best_shortfall"] for r in trace], where="post")
     ax.set_xlabel("games played by the search")
