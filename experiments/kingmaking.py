@@ -34,7 +34,6 @@ from simcore import rng
 from simcore.errors import UserError
 from simcore.games import get_game
 from strategies.registry import _BOTS, _load
-from strategies.rollout import missing
 
 HOPELESS = 0.05     # a seat whose best option wins less than this share of its playouts cannot win
 SWING = 0.5         # a decision that moves another seat's win share by at least this much decides the winner
@@ -127,6 +126,7 @@ def check(game_name: str, rs, players: int, games: int, playouts: int, hopeless:
         raise UserError(f"must be in (0, 1], got {hopeless}", key="--hopeless")
     if not 0 < swing <= 1:
         raise UserError(f"must be in (0, 1], got {swing}", key="--swing")
+    from strategies.rollout import missing  # start-up: loads every game's adapter
     gaps = missing(g)
     if gaps:
         raise UserError(f"{game_name} does not provide the search protocol (missing: {', '.join(gaps)})",

@@ -13,8 +13,6 @@ from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 from simcore.runner import driver, iter_chunks
 
-from ..bench_search import bench_search, print_search
-from ..bench_sweep import bench_fanout
 from ..lineup import run_spec
 
 HELP = ("Time the batch engine against the reference engine on the same games (CPU seconds per process, "
@@ -49,6 +47,9 @@ REF_WARMUP_GAMES = 20       # untimed reference games before the timed ones (see
 
 
 def cmd_bench(args) -> int:
+    # start-up: the command's library loads when the command runs, not for every --help
+    from ..bench_search import bench_search, print_search
+    from ..bench_sweep import bench_fanout
     for flag, value in (("--games", args.games), ("--ref-games", args.ref_games),
                         ("--batch-size", args.batch_size), ("--jobs", args.jobs)):
         if value < 1:

@@ -11,7 +11,6 @@ from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 from simcore.ruleset import read_toml
 
-from ..compare import CompareRequest, as_json, print_comparison, run_compare, write_outputs
 from .options import csv_list
 
 BUILTIN_DATA = "built-in"
@@ -68,6 +67,8 @@ def _ruleset_of(name: str | None, folders: list[str]) -> str:
 
 def compare_sides(args, before: str | None, after: str | None) -> int:
     """Play both sides on the same game indices; print (or --format json) and write --out."""
+    # start-up: the command's library loads when the command runs, not for every --help
+    from ..compare import CompareRequest, as_json, print_comparison, run_compare, write_outputs
     game = get_game(args.ruleset)
     out = Path(args.out) if args.out else None
     if out is not None and out.exists() and not out.is_dir():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 from simcore.errors import UserError
-from simcore.games.evolution.conformance import main as harness_main
 from strategies.registry import make_bot
 
 HELP = ("Answer one case of Evolution's cs4500 conformance harnesses: a JSON value on stdin, the "
@@ -25,4 +24,5 @@ def register(subparsers) -> None:
 def cmd_conformance(args) -> int:
     if args.suite != "cs4500":
         raise UserError(f"unknown conformance suite {args.suite!r}; known: cs4500", key="suite")
+    from simcore.games.evolution.conformance import main as harness_main  # start-up: loads Evolution's engines
     return harness_main(args.harness, args.engine, sys.stdin, sys.stdout, make_bot("evolution", "silly"))

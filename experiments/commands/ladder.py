@@ -11,16 +11,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from reports.measures import luck as L
-from reports.measures.blind_spots import blind_spots_text
-from reports.measures.bradley_terry import fit_ratings
-from reports.measures.ladder import head_to_head, skill_matters, with_predictions
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
-from ..blind_spots import blind_spots, shippable
-from ..ladder import check, play_ladder, rotations
-from ..luck import luck_from_ladder
 from ..provenance import versions
 
 HELP = ("", ["balancelab ladder capybara --bots random,greedy,rollout --games 2000 --jobs 2",
@@ -60,8 +53,17 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def cmd_ladder(args) -> int:
-    # start-up: the ladder's page draws with matplotlib, loaded only when a ladder runs
+    # start-up: the command's library loads when the command runs, not for every --help; the
+    # ladder's page draws with matplotlib
+    from reports.measures import luck as L
+    from reports.measures.blind_spots import blind_spots_text
+    from reports.measures.bradley_terry import fit_ratings
+    from reports.measures.ladder import head_to_head, skill_matters, with_predictions
     from reports.page.ladder import ladder_text, write_outputs
+
+    from ..blind_spots import blind_spots, shippable
+    from ..ladder import check, play_ladder, rotations
+    from ..luck import luck_from_ladder
 
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])

@@ -13,11 +13,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reports.measures import luck as L
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
-from ..luck import check, manifest, play_luck
 from ..provenance import versions
 
 HELP = ("", ["balancelab luck evolversi --bots greedy,random --field greedy --games 4000",
@@ -62,7 +60,12 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def cmd_luck(args) -> int:
-    from reports.page.html import write_text_atomic   # start-up: the page module loads jinja2 and matplotlib
+    # start-up: the command's library loads when the command runs, not for every --help; the
+    # page module loads jinja2 and matplotlib
+    from reports.measures import luck as L
+    from reports.page.html import write_text_atomic
+
+    from ..luck import check, manifest, play_luck
 
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])

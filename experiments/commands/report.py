@@ -12,11 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from reports.measures.verdict import lines
 from reports.page.targets import bound_text
 from simcore.errors import UserError
 
-from ..api import headline, points, targets
 from ..store import open_run
 
 HELP = ("Print the balance table of a run folder (from `sweep`, or `run --out`) and write its "
@@ -116,6 +114,7 @@ def reference_tables(run) -> dict:
 
 def print_balance_table(run) -> None:
     """The headline balance table of a run, one line per point (ablation points left out)."""
+    from ..api import headline, points  # start-up: loaded when a report is printed, not for every --help
     head = headline(run)
     pts = points(run)
     fixed = {"point", "ablated", "base", "seed", "ruleset_hash", "ablation"}
@@ -136,6 +135,7 @@ def print_balance_table(run) -> None:
 
 def print_targets(run) -> None:
     """The points ranked against the config's `[target]`, one line each (nothing without targets)."""
+    from ..api import targets  # start-up: loaded when a report is printed, not for every --help
     ranked = targets(run)
     goal = run.manifest["config"].get("target") or {}
     if ranked.height == 0:
@@ -149,6 +149,8 @@ def print_targets(run) -> None:
 
 def print_answer(ctx: dict) -> None:
     """The top of the page in the terminal: the answer to the sweep's question, then the verdict."""
+    # start-up: the command's library loads when the command runs, not for every --help
+    from reports.measures.verdict import lines
     if ctx["answer"]:
         print(f"\nthe answer: {ctx['answer']['question']}")
         for line in ctx["answer"]["lines"] + ctx["answer"]["never"]:

@@ -10,7 +10,6 @@ import numpy as np
 
 from simcore.errors import UserError
 
-from ..scenario import run_scenario
 
 HELP = ("Load a game state from a scenario file, play it forward with the scripted choices on one "
         "engine and check the expected result (docs/scenarios.md).",
@@ -27,6 +26,8 @@ def register(subparsers) -> None:
 
 
 def cmd_scenario(args) -> int:
+    # start-up: the command's library loads when the command runs, not for every --help
+    from ..scenario import run_scenario
     path = Path(args.file)
     try:
         doc = json.loads(path.read_text())

@@ -15,7 +15,6 @@ from simcore.errors import UserError
 from ..config import load_config
 from ..store import open_run
 from ..sweep import BACKENDS, run_sweep
-from ..until_decided import print_sweep_decisions, sweep_until_decided
 from .report import write_and_print
 
 HELP = ("", ["balancelab sweep experiments/configs/quick.toml --out out/quick --jobs 2",
@@ -72,6 +71,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
+    # start-up: the command's library loads when the command runs, not for every --help
+    from ..until_decided import print_sweep_decisions, sweep_until_decided
     if not args.until_decided:
         raise UserError("is used with --until-decided only", key="--budget")
     if args.resume or args.backend != "loky":

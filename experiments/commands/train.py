@@ -12,9 +12,7 @@ import time
 
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
-from strategies.weights import schema
 
-from ..train import check, default_out, plan, train, write
 
 HELP = ("", ["balancelab train capybara --budget 200000 --jobs 2 --out trained.toml"])
 
@@ -43,6 +41,9 @@ def register(subparsers) -> None:
 
 
 def cmd_train(args) -> int:
+    # start-up: the command's library loads when the command runs, not for every --help
+    from strategies.weights import schema
+    from ..train import check, default_out, plan, train, write
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
     out = args.out if args.out is not None else default_out(rs.game)

@@ -1,7 +1,6 @@
 """`balancelab tune`: propose the smallest data edit that meets balance targets, proved on fresh games."""
 from __future__ import annotations
 
-from ..tune.run import proposal_text, tune
 
 HELP = ("Search for the fewest data edits (rule numbers, card values) that meet the config's balance "
         "targets, then replay the best on fresh games to prove it (docs/tune.md; every key: "
@@ -23,6 +22,8 @@ def register(subparsers) -> None:
 
 
 def cmd_tune(args) -> int:
+    # start-up: the command's library loads when the command runs, not for every --help
+    from ..tune.run import proposal_text, tune
     try:
         summary = tune(args.config, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                        resume=args.resume, progress=not args.quiet)

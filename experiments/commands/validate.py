@@ -1,7 +1,6 @@
 """`balancelab validate`: check a designer's data folder and report every problem."""
 from __future__ import annotations
 
-from ..validate import validate_folder
 
 HELP = ("Check a designer's data folder (params.toml, card tables, variants) against the ruleset's "
         "schema and print every problem with its file, row and column; exit code 2 if there is one.",
@@ -17,4 +16,6 @@ def register(subparsers) -> None:
 
 def cmd_validate(args) -> int:
     """Check a designer's data folder: every problem of every file (experiments.validate)."""
+    # start-up: the command's library loads when the command runs, not for every --help
+    from ..validate import validate_folder
     return validate_folder(args.dir, args.ruleset)
