@@ -15,6 +15,7 @@ from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
 from ..provenance import versions
+from .options import check_previous_out
 
 HELP = ("", ["balancelab ladder capybara --bots random,greedy,rollout --games 2000 --jobs 2",
         "balancelab ladder evolversi --bots greedy,greedy:weights=trained.toml --games 8000"])
@@ -43,15 +44,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_ladder)
 
 
-def _check_out(out: Path, overwrite: bool) -> None:
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        if not out.is_dir() or not (out / "ladder.json").is_file():
-            raise UserError("exists and holds no previous ladder; choose another --out", file=str(out))
-        if not overwrite:
-            raise UserError("holds a previous ladder; pass --overwrite to replace it, or choose another --out",
-                            file=str(out))
-
-
 def cmd_ladder(args) -> int:
     # start-up: the command's library loads when the command runs, not for every --help; the
     # ladder's page draws with matplotlib
@@ -73,7 +65,7 @@ def cmd_ladder(args) -> int:
         raise UserError(f"must be 0 or more, got {args.blind_spot_games}", key="--blind-spot-games")
     out = Path(args.out) if args.out else None
     if out is not None:
-        _check_out(out, args.overwrite)
+        check_previous_out(out, args.overwrite, "ladder.json", "ladder")
     t0 = time.perf_counter()
     lad = play_ladder(rs, bots, args.players, args.games, args.seed, args.jobs, progress=not args.quiet)
     seconds = time.perf_counter() - t0

@@ -17,6 +17,7 @@ from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
 from ..provenance import versions
+from .options import check_previous_out
 
 HELP = ("", ["balancelab luck evolversi --bots greedy,random --field greedy --games 4000",
         "balancelab luck evo --outcome score --out runs/luck-evo"])
@@ -50,15 +51,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_luck)
 
 
-def _check_out(out: Path, overwrite: bool) -> None:
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        if not out.is_dir() or not (out / "luck.json").is_file():
-            raise UserError("exists and holds no previous luck run; choose another --out", file=str(out))
-        if not overwrite:
-            raise UserError("holds a previous luck run; pass --overwrite to replace it, or choose another --out",
-                            file=str(out))
-
-
 def cmd_luck(args) -> int:
     # start-up: the command's library loads when the command runs, not for every --help; the
     # page module loads jinja2 and matplotlib
@@ -75,7 +67,7 @@ def cmd_luck(args) -> int:
         raise UserError(f"must be at least 10, got {args.bootstrap}", key="--bootstrap")
     out = Path(args.out) if args.out else None
     if out is not None:
-        _check_out(out, args.overwrite)
+        check_previous_out(out, args.overwrite, "luck.json", "luck run")
     run = play_luck(rs, bots, args.field, args.players, args.games, args.seed, args.jobs, progress=not args.quiet,
                     outcome=args.outcome)
     result = L.decompose(run.y, run.bots, bootstrap=args.bootstrap, seed=args.seed)

@@ -3,7 +3,9 @@ overrides, a line-up of bots and factions, and the games to play."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 
 from ..lineup import run_spec
@@ -35,6 +37,17 @@ def add_ruleset_options(p: argparse.ArgumentParser, games=True) -> None:
         p.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
         p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
         p.add_argument("--batch-size", type=int, default=20_000, help="games per chunk (default 20000)")
+
+
+def check_previous_out(out: Path, overwrite: bool, marker: str, what: str) -> None:
+    """An --out folder that is new, empty, or (with --overwrite) holds a previous `what`, known
+    by its `marker` file."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        if not out.is_dir() or not (out / marker).is_file():
+            raise UserError(f"exists and holds no previous {what}; choose another --out", file=str(out))
+        if not overwrite:
+            raise UserError(f"holds a previous {what}; pass --overwrite to replace it, or choose another --out",
+                            file=str(out))
 
 
 def spec_of(args):
