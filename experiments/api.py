@@ -16,15 +16,22 @@ from typing import Sequence
 
 import polars as pl
 
-from reports import impact as I
-from reports import metrics as M
-from reports import pairing as P
+from reports.measures import impact as I
+from reports.measures import luck as L
+from reports.measures import metrics as M
+from reports.measures import pairing as P
+from reports.measures.bradley_terry import fit_ratings
+from reports.measures.coverage import coverage as _coverage
+from reports.measures.ladder import head_to_head, skill_matters, with_predictions
+from reports.measures.targets import rank_points
 from simcore.runner import DEFAULT_BATCH, Results
 from simcore.runner import simulate as _simulate
 
 from .config import SweepConfig, load_config
 from .grid import expand
+from .ladder import play_ladder
 from .lineup import run_spec
+from .luck import manifest, play_luck
 from .store import Run, open_run
 from .sweep import run_sweep
 
@@ -183,7 +190,6 @@ def coverage(run, entities=None, pandas: bool = False):
     """Per (point, bot, entity): the share of the bot's seat-games in which it acquired the entity,
     with a level "never" / "rare" (< 1%). `run`: a Run, a run folder, or simulate()'s Results
     (give `entities`, e.g. get_game(rs.game).entities(rs), to list the never-acquired ones too)."""
-    from reports.coverage import coverage as _coverage
     if isinstance(run, Results):
         return _out(_coverage(run.games, run.tallies, entities), pandas)
     r = _run(run)
@@ -197,10 +203,7 @@ def coverage(run, entities=None, pandas: bool = False):
 def ladder(ruleset, bots, players: int = 4, games: int = 2000, seed: int = 0, jobs: int = 1,
            pandas: bool = False):
     """The skill ladder (experiments.ladder): (ratings, head_to_head, skill) of the bots given by name."""
-    from reports.bradley_terry import fit_ratings
-    from reports.ladder import head_to_head, skill_matters, with_predictions
 
-    from .ladder import play_ladder
     lad = play_ladder(ruleset, bots, players, games, seed, jobs)
     ratings = fit_ratings(lad.matches, lad.bots, seed=seed)
     h2h = with_predictions(head_to_head(lad.matches, players), ratings, players)
@@ -208,10 +211,9 @@ def ladder(ruleset, bots, players: int = 4, games: int = 2000, seed: int = 0, jo
 
 
 def targets(run, pandas: bool = False):
-    """Every base point against the config's `[target]` (reports.targets_section): rank, shortfall,
+    """Every base point against the config's `[target]` (reports.measures.targets.rank_points): rank, shortfall,
     and per metric the estimate, its 95% interval and met / missed / unsure. Empty without targets."""
-    from reports.html import describe_point
-    from reports.targets_section import rank_points
+    from reports.page.html import describe_point  # start-up: the page loads jinja2 and matplotlib
     r = _run(run)
     goal = r.manifest["config"].get("target") or {}
     if not goal:
@@ -224,15 +226,13 @@ def targets(run, pandas: bool = False):
 
 def luck(ruleset, bots="greedy,random", field: str | None = None, players: int = 4, games: int = 2000,
          seed: int = 0, jobs: int = 1, bootstrap: int = 1000, outcome: str = "win") -> dict:
-    """Luck against skill (experiments.luck, reports.luck): the same deals with each of two bots
+    """Luck against skill (experiments.luck, reports.measures.luck): the same deals with each of two bots
     at every seat, the other seats `field` (default the second bot); the share of the seat's
     outcome variance explained by the bot, by the deal and by their interaction, with 95%
     bootstrap intervals. `outcome`: "win" (the seat's win share) or "score" (its score margin,
     oriented so higher is better). Returns the decomposition with "table" (one row per
     component), "words" (one sentence naming the bots and the outcome) and "manifest"."""
-    from reports import luck as L
 
-    from .luck import manifest, play_luck
     run = play_luck(ruleset, bots, field, players, games, seed, jobs, outcome=outcome)
     result = L.decompose(run.y, run.bots, bootstrap=bootstrap, seed=seed)
     said = L.outcome_text(run.outcome, run.score_label, run.lower_is_better)
@@ -241,7 +241,7 @@ def luck(ruleset, bots="greedy,random", field: str | None = None, players: int =
 
 def report(run, out: str | Path | None = None) -> Path:
     """Write the HTML report (default RUN/report.html); return its path."""
-    from reports.html import write_report
+    from reports.page.html import write_report  # start-up: the page loads jinja2 and matplotlib
     r = _run(run)
     manifest = dict(r.manifest, _missing_chunks=len(r.missing()))
     return write_report(manifest, r.games(), r.tallies(), out or r.path / "report.html")

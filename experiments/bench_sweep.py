@@ -38,7 +38,7 @@ batch_size = {batch}
 
 def _warm_workers(spec, jobs: int) -> None:
     """Start the loky workers and load the engine in each (the pool is reused by the sweep)."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # start-up: joblib, only when timing the fan-out
     Parallel(n_jobs=jobs, backend="loky")(delayed(run_chunk)(spec, 0, 50) for _ in range(2 * jobs))
 
 

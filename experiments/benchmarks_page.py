@@ -23,7 +23,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numba
+import numpy
+
 from simcore.games import GAMES
+from simcore.jit import PROBE_SECONDS, cache_root, speed_probe
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,6 @@ def measure(game: str, sizes: Sizes, cache: Path, compile_cold: bool) -> dict:
 
 def machine() -> dict:
     """The machine's spec and the project's speed probe."""
-    from simcore.jit import PROBE_SECONDS, speed_probe
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -91,8 +94,6 @@ def machine() -> dict:
         memory = kib / 1024 ** 2
     except (OSError, IndexError, ValueError):
         pass
-    import numba
-    import numpy
     return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": memory, "system": platform.platform(),
             "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__,
             "probe_seconds": speed_probe(), "probe_reference_seconds": PROBE_SECONDS}
@@ -165,7 +166,6 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for game in games:
         if args.no_compile:
-            from simcore.jit import cache_root
             results.append(measure(game, sizes, cache_root(), compile_cold=False))
         else:
             with tempfile.TemporaryDirectory() as cache:

@@ -5,7 +5,7 @@ Per bot (every seat played by it, the same game indices for every bot):
 - every entity (card, trait, gene): the share of games in which some seat acquired it;
 - every rule a shipped variant changes (one parameter at a time, set to the variant's value
   over the default rules): the share of games the change touches, i.e. whose outcome (any
-  seat's win share or score, reports.pairing) or acquisitions (any seat's count of any
+  seat's win share or score, reports.measures.pairing) or acquisitions (any seat's count of any
   entity) differ from the same game under the default rules.
 
 A blind spot is an entity or rule change that no bot touches in at least `LEVEL` of its
@@ -20,17 +20,17 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from reports.measures.blind_spots import LEVEL  # noqa: F401  (the level a blind spot is below)
+from reports.measures.stats import wilson
 from simcore.games import get_game
 from simcore.runner import games_frame, play
-
-from reports.blind_spots import LEVEL  # noqa: F401  (the level a blind spot is below)
+from strategies.registry import make_bot
 
 from .lineup import run_spec
 
 
 def shippable(game_name: str, bots) -> list[str]:
     """The bots a blind-spot table can use: those the batch engine plays whole games with."""
-    from strategies.registry import make_bot
     return [b for b in bots if b.split(":")[0].split("+")[0] != "script" and not make_bot(game_name, b).plays_games]
 
 
@@ -69,8 +69,7 @@ def blind_spots(rs, bots, players: int = 4, games: int = 500, seed: int = 0) -> 
     """One row per (kind, name, rules, bot): kind "entity" or "rule"; name an entity or
     "variant: parameter = value"; rules the rules its games were played under (an entity is
     counted under `rs` and under each shipped variant, which may bring it into play); games,
-    touched (games), share with its Wilson interval. reports.blind_spots lists the blind spots."""
-    from reports.stats import wilson
+    touched (games), share with its Wilson interval. reports.measures.blind_spots lists the blind spots."""
     game = get_game(rs.game)
     changes = rule_changes(rs.game, rs)
     variants = list(dict.fromkeys(v for v, _, _ in changes))

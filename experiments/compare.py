@@ -1,8 +1,8 @@
 """`balancelab compare`: the same games on data A and on data B (common random numbers).
 
 Both sides play game indices 0..games-1 of one seed with the same players, bots and
-factions, so each game is paired with itself; reports.comparison turns the two frames into
-paired changes, and reports.compare_html into a report. Side A is the baseline ("before"),
+factions, so each game is paired with itself; reports.measures.comparison turns the two frames into
+paired changes, and reports.page.compare into a report. Side A is the baseline ("before"),
 side B the edit ("after"): a change is B - A.
 
     run_compare(CompareRequest) -> Comparison (the frames, the rulesets, the tables)
@@ -10,17 +10,21 @@ side B the edit ("after"): a change is B - A.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from reports.measures.comparison import compare_frames, edit_summary
+from reports.measures.verdict import lines
 from simcore.errors import UserError
 from simcore.games import get_game
+from simcore.runner import chunk_bounds
 
 from .lineup import run_spec
-from .sweep import execute
-from simcore.runner import chunk_bounds
+from .sweep import execute, ruleset_record
+from .until_decided import compare_until_decided, print_decisions
 
 BUILTIN = "built-in"
 
@@ -93,7 +97,6 @@ def entity_ids(rs) -> dict[str, list[int]]:
 
 def run_compare(req: CompareRequest) -> Comparison:
     """Check everything, play both sides on the same game indices, and compute every table."""
-    from reports.comparison import compare_frames, edit_summary
     _check(req)
     game = get_game(req.ruleset)
     sides = []
@@ -106,7 +109,6 @@ def run_compare(req: CompareRequest) -> Comparison:
     ids_a, ids_b = entity_ids(rs_a), entity_ids(rs_b)
     changed = sorted({r["row"].split(" (")[0] for r in edit["rows"]} & (set(ids_a) | set(ids_b)))
     if req.until_decided:
-        from .until_decided import compare_until_decided
         games_a, games_b, sequential = compare_until_decided(lambda a, b: (_play(spec_a, req, a, b),
                                                                            _play(spec_b, req, a, b)), req.cap)
     else:
@@ -133,8 +135,7 @@ def as_json(c: Comparison) -> dict:
 
 def write_outputs(c: Comparison, out: Path) -> list[Path]:
     """compare.json and compare.html (with the verdict's next-step configs) in the folder `out`."""
-    from reports.compare_html import write_compare_report
-    from .sweep import ruleset_record
+    from reports.page.compare import write_compare_report  # start-up: the page loads jinja2 and matplotlib
     out.mkdir(parents=True, exist_ok=True)
     doc = as_json(c)
     (out / "compare.json").write_text(json.dumps(doc, indent=2, default=str))
@@ -170,7 +171,6 @@ def _pct(x) -> str:
 
 def print_comparison(doc: dict, faction_label: str, kind: str, out=None) -> None:
     """The comparison as text: the edit, the pairing, then per seat/faction/entity the paired change."""
-    import sys
     w = (out or sys.stdout).write
     a, b = doc["a"]["data"], doc["b"]["data"]
     w(f"{doc['ruleset']}/{doc['variant']}: {doc['games']:,} games, {doc['players']} players, seed {doc['seed']}; "
@@ -208,14 +208,12 @@ def print_comparison(doc: dict, faction_label: str, kind: str, out=None) -> None
               f"{_ci(r['ci_low'], r['ci_high']):<20}{_pct(r['acquired_a'])} -> {_pct(r['acquired_b'])}\n")
         w(f"(* = a {kind} the edit changes)\n")
     if "sequential" in doc:
-        from .until_decided import print_decisions
         print_decisions(doc["sequential"], w)
     ln, bal = doc["length"], doc["balance"]
     w(f"\ngame length: {ln['rounds_a']:.2f} -> {ln['rounds_b']:.2f} rounds, change {ln['change']:+.2f} "
       f"[{ln['ci_low']:+.2f}, {ln['ci_high']:+.2f}] (paired)\n")
     w(f"balance (1 - largest {faction_label} win-rate gap): {bal['balance_a']:.3f} [{bal['low_a']:.3f}, {bal['high_a']:.3f}]"
       f" -> {bal['balance_b']:.3f} [{bal['low_b']:.3f}, {bal['high_b']:.3f}]\n")
-    from reports.compare_html import compare_verdict
-    from reports.verdict import lines
+    from reports.page.compare import compare_verdict  # start-up: the page loads jinja2 and matplotlib
     w("\nverdict (from causes only):\n" + "".join(f"  {line}\n" for line in lines(
         compare_verdict(doc, faction_label, kind, {}, "next-steps"))))

@@ -24,7 +24,7 @@ its type, default and meaning: docs/config.md (a test keeps the two in step).
     target_rounds = [8, 15]         # optional: the game length designers aim for
     [target]                        # optional: what the report marks and ranks points by (as tune's
     lead_changes = [1.0, 3.0]       #   [targets]: a [low, high] range or an upper bound; rates in points;
-    faction_gap = 5.0               #   a game-flow metric turns trajectories on; reports/targets.py)
+    faction_gap = 5.0               #   a game-flow metric turns trajectories on; reports/measures/targets.py)
 
     [[grid]]                        # axes expand in file order, the last one fastest
     param = "fourth_card_space"     # a rule parameter ...
@@ -68,8 +68,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reports.targets import FLOW_TARGETS, TARGETS
+from reports.measures.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
+from simcore.games import GAMES, get_game
 from simcore.runner import MAX_BATCH, MAX_GAMES, MAX_SEED, check_run_size
 
 MAX_POINTS = 10_000          # points of one sweep (grid x replicates x players x line-ups x ablations)
@@ -255,7 +256,6 @@ def _relative(base: Path, folder: str) -> str:
 
 def _builtin_folder(ruleset: Any) -> str | None:
     """The built-in data folder of a known ruleset (None for an unknown one: grid.expand names it)."""
-    from simcore.games import GAMES, get_game
     return str(get_game(ruleset).data.data_dir) if ruleset in GAMES else None
 
 
@@ -504,7 +504,6 @@ def parse_config(text: str, file: str = "config.toml") -> SweepConfig:
         if doc.get("trajectories") is False:
             c.fail(f"target.{flow[0]}", "a game-flow target needs trajectories; remove `trajectories = false` "
                                         "(a flow target turns them on)")
-        from simcore.games import GAMES, get_game
         ruleset = doc["ruleset"]
         if ruleset in GAMES and get_game(ruleset).standing_label is None:
             able = [g for g in GAMES if get_game(g).standing_label is not None]

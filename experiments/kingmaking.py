@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reports.measures.stats import wilson
 from simcore import rng
 from simcore.errors import UserError
 from simcore.games import get_game
+from strategies.registry import _BOTS, _load
 
 HOPELESS = 0.05     # a seat whose best option wins less than this share of its playouts cannot win
 SWING = 0.5         # a decision that moves another seat's win share by at least this much decides the winner
@@ -101,7 +103,6 @@ def scan_game(g, rs, players: int, bots, seed: int, game: int, playouts: int = P
 
 def forcing_bot(game: str, name: str):
     """The bot `name` as a script that falls back to it (what `branch` forces options through)."""
-    from strategies.registry import _BOTS, _load
     _load(game)
     try:
         return _BOTS[(game, "rollout")](base=name).forcing()
@@ -125,7 +126,7 @@ def check(game_name: str, rs, players: int, games: int, playouts: int, hopeless:
         raise UserError(f"must be in (0, 1], got {hopeless}", key="--hopeless")
     if not 0 < swing <= 1:
         raise UserError(f"must be in (0, 1], got {swing}", key="--swing")
-    from strategies.rollout import missing
+    from strategies.rollout import missing  # start-up: loads every game's adapter
     gaps = missing(g)
     if gaps:
         raise UserError(f"{game_name} does not provide the search protocol (missing: {', '.join(gaps)})",
@@ -137,7 +138,6 @@ def kingmaking(game_name: str, rs, players: int = 4, bot: str | None = None, gam
                progress=None) -> dict:
     """Every seat played by `bot` (default: the game's default bot): the share of games with a
     kingmaking decision and its 95% Wilson interval, with the per-game scans."""
-    from reports.stats import wilson
     check(game_name, rs, players, games, playouts, hopeless, swing)
     g = get_game(game_name)
     name = bot or g.default_bot

@@ -11,7 +11,7 @@ luck of the draw (common random numbers).
 
 `matches` has one row per game of one table: a (the lone bot), b (the field's bot),
 n_a = 1, n_b = P - 1, seat (where the lone bot sat), game, y (the lone seat's share of the
-game's wins; null when nobody won). reports.bradley_terry fits ratings from it.
+game's wins; null when nobody won). reports.measures.bradley_terry fits ratings from it.
 """
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def play_ladder(rs, bots, players: int = 4, games: int = 2000, seed: int = 0, jo
     pairs = list(itertools.combinations(names, 2))
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
         bar = tqdm(total=sum(len(rotations(a, b, players)) for a, b in pairs), unit="table", desc="ladder",
                    leave=False)
     frames, seconds = [], {}

@@ -7,7 +7,7 @@ in every other seat, and one with B at s and F elsewhere. Every table plays the 
 indices 0..g-1 of the same seed (common random numbers), so y[g, s, k], the seat's share
 of game g's wins with bot k at seat s, differs between A and B only by the bot switch and
 what it sets off. When a compared bot is the field bot its tables are one table (F at every
-seat), which gives y for every seat at once. reports.luck decomposes y.
+seat), which gives y for every seat at once. reports.measures.luck decomposes y.
 
 The outcome y is `win` (the seat's share of the game's wins, the default) or `score`: the
 seat's score margin, its score minus the mean score of the other seats, oriented so that
@@ -140,7 +140,7 @@ def play_luck(rs, bots, field: str | None = None, players: int = 4, games: int =
     y = np.full((games, players, 2), np.nan)
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
         bar = tqdm(total=len(plan), unit="table", desc="luck", leave=False)
     t0 = time.perf_counter()
     for k, seat, lineup in plan:

@@ -6,7 +6,7 @@ for every check of the config:
 - each base point's seat win rates: the games for a 95% interval of +- `precision` pp;
 - each knockout/removal (the holders' paired effect against its base point): the games for
   that precision, the games a fixed-count test needs for the sequential test's error rates
-  (reports.sequential defaults), and the games `sweep --until-decided` is expected to take,
+  (reports.measures.sequential defaults), and the games `sweep --until-decided` is expected to take,
   simulated at the pilot's effect and variance;
 
 and the time each takes at the pilot's measured speed (games per second of one worker,
@@ -21,8 +21,8 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
-from reports import sequential as S
-from reports.impact import _holder_sums
+from reports.measures import sequential as S
+from reports.measures.impact import _holder_sums
 from simcore.errors import UserError
 
 from .config import load_config
@@ -104,21 +104,3 @@ def print_plan(doc: dict, w) -> None:
     w(f"\nthe config as written: {doc['config_games']:,} games ({doc['config_games'] / doc['speed']:,.0f} s); "
       f"its knockouts until decided: about {total:,.0f} knockout games plus their base points' "
       f"({total / doc['speed']:,.0f} s and more)\n")
-
-
-def register(subparsers) -> None:
-    p = subparsers.add_parser("plan", help="games and time each check of a config needs, from a short pilot",
-                              description="Play a short pilot of every point of an experiment config, then print per "
-                                          "check the games for a stated precision, for a fixed-count decision and "
-                                          "with --until-decided, and the time at the measured speed. Writes nothing.")
-    p.add_argument("config", metavar="CONFIG", help="experiment config (TOML)")
-    p.add_argument("--precision", type=float, default=0.5, metavar="PP",
-                   help="half-width of the 95%% interval wanted, in percentage points (default 0.5)")
-    p.add_argument("--pilot", type=int, default=1000, metavar="N", help="pilot games per point (default 1000)")
-    p.set_defaults(func=cmd_plan)
-
-
-def cmd_plan(args) -> int:
-    import sys
-    print_plan(plan(args.config, args.precision, args.pilot), sys.stdout.write)
-    return 0

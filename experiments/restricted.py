@@ -4,7 +4,7 @@ For each player count: first the reference line-up (the plain bot in every seat)
 every entity, modifier and seat, the same line-up with that one seat playing
 `bot+modifier:entity`. Every point plays the same game indices of the same seed (common
 random numbers), so the modified seat's result at each game is paired with the plain
-bot's at the same seat of the same game (reports/restricted.py).
+bot's at the same seat of the same game (reports/measures/restricted.py).
 """
 from __future__ import annotations
 

@@ -16,10 +16,10 @@ BALANCELAB_CACHE_DIR (and the same sources) with this process.
 from __future__ import annotations
 
 import datetime as _dt
-import importlib.metadata as _md
+import logging
 import shutil
-import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Iterator
@@ -34,10 +34,9 @@ from simcore.runner import RunSpec, games_frame, play, run_chunk, tallies_frame
 from . import store
 from .config import SweepConfig, load_config
 from .grid import Point, expand
+from .provenance import git_revision, versions
 
 BACKENDS = ("loky", "dask")
-PACKAGES = ("balancelab", "numpy", "polars", "pandas", "pyarrow", "joblib", "dask", "distributed",
-            "matplotlib", "jinja2", "tqdm")
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int, track: tuple[int, ...] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -62,33 +61,6 @@ def _task(play: Callable, point: int, spec: RunSpec, start: int, stop: int, trac
 
 
 # ----------------------------------------------------------------------------- manifest
-
-def versions() -> dict:
-    """Python and package versions (None for a package that is not installed)."""
-    out = {"python": sys.version.split()[0]}
-    for pkg in PACKAGES:
-        try:
-            out[pkg] = _md.version(pkg)
-        except _md.PackageNotFoundError:
-            out[pkg] = None
-    return out
-
-
-def git_revision() -> dict:
-    """The source revision and whether tracked files differ from it (read-only git calls)."""
-    here = Path(__file__).resolve().parent
-
-    def git(*args):
-        try:
-            return subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            return None
-    rev = git("rev-parse", "HEAD")
-    if rev is None or rev.returncode != 0:
-        return {"revision": None, "dirty": None}
-    status = git("status", "--porcelain", "--untracked-files=no")
-    return {"revision": rev.stdout.strip(), "dirty": bool(status and status.stdout.strip())}
-
 
 def ruleset_record(rs) -> dict:
     """What a report needs to know about a ruleset: every value and where it comes from."""
@@ -199,7 +171,7 @@ def _prepare_folder(out: Path, manifest: dict, resume: bool) -> dict:
 
 def check_scheduler_address(address: str) -> None:
     """A dask scheduler address that parses (`tcp://HOST:PORT`, `HOST:PORT`), else a UserError."""
-    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.addressing import parse_address, parse_host_port  # start-up: dask, --backend dask only
     try:
         scheme, loc = parse_address(address)
         if scheme in ("tcp", "tls"):
@@ -210,13 +182,12 @@ def check_scheduler_address(address: str) -> None:
 
 def _lost_cluster(exc: BaseException) -> bool:
     """Whether an error raised while waiting on a remote cluster says the cluster went away."""
-    from distributed.client import FutureCancelledError
+    from distributed.client import FutureCancelledError  # start-up: dask, --backend dask only
     return isinstance(exc, (OSError, TimeoutError, FutureCancelledError)) and not isinstance(exc, UserError)
 
 
 def _dask_client(jobs: int, scheduler: str | None, processes: bool):
-    import logging
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster  # start-up: dask, --backend dask only
     if scheduler:
         check_scheduler_address(scheduler)
         try:
@@ -249,7 +220,7 @@ def execute(tasks: list[tuple], jobs: int = 1, backend: str = "loky", scheduler:
         for t in tasks:
             yield _task(play, *t)
         return
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed, parallel_config  # start-up: joblib, only when chunks are played
     warm_up([t[1] for t in tasks])
     calls = (delayed(_task)(play, *t) for t in tasks)
     if backend == "loky":
@@ -269,7 +240,6 @@ class _PlainProgress:
     """Without a terminal (no bar): one line on stderr every PLAIN_EVERY seconds while games play."""
 
     def __init__(self, name: str, total: int, done: int, on: bool):
-        import threading
         self.name, self.total, self.done, self.on = name, total, done, on
         self.t0 = time.perf_counter()
         self.stop = threading.Event()
@@ -343,7 +313,7 @@ def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, 
     t0 = time.perf_counter()
     if tasks and progress:
         warm_up([t[1] for t in tasks])      # any compile line on stderr before the bar, which counts play only
-    from tqdm import tqdm
+    from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
     with tqdm(total=total, initial=total - left, unit="game", unit_scale=True, disable=None if progress else True,
               file=sys.stderr, dynamic_ncols=True, desc=cfg.name) as bar, \
             _PlainProgress(cfg.name, total, total - left, progress and bar.disable) as plain:

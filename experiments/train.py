@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reports.stats import mean_interval
+from reports.measures.stats import mean_interval
 from simcore.errors import UserError
 from simcore.runner import check_spec, iter_chunks
 from strategies import weights as W
@@ -51,7 +51,7 @@ def optimise(evaluate, x0, generations: int, popsize: int, seed: int, sigma0: fl
              on_generation=None) -> np.ndarray:
     """CMA-ES (package `cma`) minimising `evaluate(X, generation) -> losses` over [0, 1]^d
     from x0, `generations` x `popsize` candidates; returns the distribution's final mean."""
-    import cma
+    import cma  # start-up: cma (over a second), only when training
     rng = np.random.default_rng(seed)
     opts = {"bounds": [0.0, 1.0], "popsize": popsize, "seed": np.nan,     # nan: cma seeds nothing
             "randn": lambda lam, n: rng.standard_normal((lam, n)),
@@ -148,7 +148,7 @@ def train(rs, players: int = 4, budget: int = 20_000, seed: int = 0, field: str 
     p = plan(len(schema.names), players, budget, popsize, candidate_games)
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
         bar = tqdm(total=budget, unit="game", desc=f"train {game}", leave=False)
     played = [0]
 

@@ -1,6 +1,6 @@
 """Play until decided: chunks of paired games until each check's sequential test decides.
 
-The test, its defaults and its error rates are in reports.sequential (docs/metrics.md,
+The test, its defaults and its error rates are in reports.measures.sequential (docs/metrics.md,
 section "Deciding with fewer games"). Here the chunks are played: `compare --until-decided`
 plays game indices chunk by chunk on both sides and stops when every seat's and faction's
 check is decided, or at the cap; `sweep --until-decided` does the same for a config's
@@ -17,10 +17,10 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from reports import sequential as S
-from reports.impact import _holder_sums
-from reports.pairing import series_reference
-from reports.restricted import restricted_design
+from reports.measures import sequential as S
+from reports.measures.impact import _holder_sums
+from reports.measures.pairing import series_reference
+from reports.measures.restricted import restricted_design
 from simcore.errors import UserError
 
 from . import store

@@ -11,14 +11,16 @@ from pathlib import Path
 
 from simcore.errors import UserError
 from simcore.games import get_game
+from simcore.ruleset import overlay_params, parse_params, read_toml
+from simcore.tables import check_table
+
+from .config import _toml_key, _toml_value
 
 EXIT_USER_ERROR = 2
 
 
 def _param_problems(path: Path, builtin: dict, game: str) -> list[UserError]:
     """Every problem of a designer's params.toml: the file's shape, then each parameter on its own."""
-    from simcore.ruleset import overlay_params, read_toml
-    from .config import _toml_key, _toml_value
     try:
         doc = read_toml(path, "parameter file params.toml")
     except UserError as e:
@@ -54,8 +56,6 @@ def _param_problems(path: Path, builtin: dict, game: str) -> list[UserError]:
 
 def validate_folder(folder: str, ruleset: str | None) -> int:
     """Check a designer's data folder: every problem of every file, one line each on stderr; the exit code."""
-    from simcore.ruleset import parse_params, read_toml
-    from simcore.tables import check_table
     folder = Path(folder)
     if not folder.is_dir():
         raise UserError("is not a folder", file=str(folder))

@@ -1,7 +1,7 @@
 """Variance reduction of seat win rates with a faction-strength control fixed by a pilot run.
 
     faction_control(rs, games=20_000, pilot=5_000) -> one row per seat: the raw and the adjusted
-    win rate with their 95% half-widths and the variance reduction factor (reports.control).
+    win rate with their 95% half-widths and the variance reduction factor (reports.measures.control).
 
 The pilot (another run seed) measures each faction's win rate; that value of a seat's
 faction, minus the mean over the game's seats, is the control. Factions are dealt the same
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from reports.control import adjusted_mean, coefficient, seat_control
+from reports.measures.control import adjusted_mean, coefficient, seat_control
 from simcore.errors import UserError
 from simcore.games import get_game
 from simcore.runner import run_chunk

@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from experiments import api
-from reports.html import build_context
+from reports.page.html import build_context
 
 
 def sweep(tmp_path: Path, text: str):
@@ -32,7 +32,7 @@ def knockout_row(run, entity: str, base: int) -> dict:
 
 
 def report_context(run, knockouts: bool = True) -> dict:
-    """The report's context (reports.html.build_context): verdict, findings, tables; with
+    """The report's context (reports.page.html.build_context): verdict, findings, tables; with
     knockouts=False, the report of the base points alone (as if the config had no [ablation])."""
     if knockouts:
         return build_context(run.manifest, run.games(), run.tallies())

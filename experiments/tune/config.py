@@ -60,10 +60,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reports.targets import FLOW_TARGETS, TARGETS
+from reports.measures.targets import FLOW_TARGETS, TARGETS
 from simcore.errors import UserError
+from simcore.games import GAMES, get_game
 
-from ..config import SweepConfig, _Checker, _number, parse_config, parse_targets, read_config_text
+from ..config import SweepConfig, _Checker, _number, parse_config, parse_targets, read_config_text, toml_text
 
 SWEEP_KEYS = {"name", "description", "ruleset", "variant", "data", "set", "edits", "players", "bots",
               "factions", "seed", "batch_size"}
@@ -72,7 +73,7 @@ VAR_KEYS = {"name", "param", "index", "table", "where", "column", "min", "max", 
 BUDGET_KEYS = {"games", "minutes"}
 SEARCH_KEYS = {"first_games", "max_games", "eta", "max_changes", "beam"}
 PROOF_KEYS = {"games"}
-# the target catalogue is shared with sweep configs' [target] (reports.targets)
+# the target catalogue is shared with sweep configs' [target] (reports.measures.targets)
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,6 @@ def parse_tune(text: str, file: str = "tune.toml") -> TuneConfig:
     if isinstance(players, list):
         c.fail("players", "a tuning config plays one player count, e.g. players = 4")
     # The sweep reader checks the shared keys (and names this file and the key on a mistake).
-    from ..config import toml_text
     base = parse_config(toml_text({**base_doc, "games": 1}), file)
     variables = doc.get("variables")
     if not isinstance(variables, list) or not variables:
@@ -200,7 +200,6 @@ def parse_tune(text: str, file: str = "tune.toml") -> TuneConfig:
     targets = _targets(c, doc.get("targets", {}))
     flow = [t for t in targets if t in FLOW_TARGETS]
     if flow:
-        from simcore.games import GAMES, get_game
         if base.ruleset in GAMES and get_game(base.ruleset).standing_label is None:
             c.fail(f"targets.{flow[0]}", f"a game-flow target needs trajectories, which {base.ruleset}'s "
                                          "engines do not record yet")

@@ -16,6 +16,8 @@ import math
 import numpy as np
 import polars as pl
 
+from simcore.games import get_game
+
 from .evaluate import Evaluator
 from .space import Space
 from .targets import PTS, measure, met
@@ -117,7 +119,6 @@ def _tracked(space: Space, ev: Evaluator, winner: tuple) -> tuple[int, ...]:
     """Every entity id of the game, when a target needs per-game holding flags; else none."""
     if "entity_impact" not in space.cfg.targets:
         return ()
-    from simcore.games import get_game
     rs = ev.spec(winner, space.cfg.base.seed).ruleset
     return tuple(range(len(get_game(rs.game).entities(rs))))
 

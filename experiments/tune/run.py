@@ -13,13 +13,17 @@
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import sys
 from pathlib import Path
+
+import polars as pl
 
 from simcore.errors import UserError
 
 from .. import store
-from ..sweep import _check_options, git_revision, versions
+from ..provenance import git_revision, versions
+from ..sweep import _check_options
 from .config import TuneConfig, load_tune
 from .evaluate import Evaluator
 from .output import data_folder, evaluation_rows, jsonable
@@ -47,7 +51,6 @@ def _prepare(out: Path, cfg: TuneConfig, resume: bool) -> None:
 
 
 def _read(path: Path) -> dict:
-    import json
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -86,7 +89,7 @@ def _tune_locked(cfg, space, ev, out: Path, progress: bool) -> dict:
     if cfg.text and not (out / "config.toml").exists():
         store.write_text(out / "config.toml", cfg.text)
 
-    from tqdm import tqdm
+    from tqdm import tqdm  # start-up: tqdm, only when a progress bar is drawn
     bar = tqdm(total=cfg.budget_games if cfg.budget_games < 10**11 else None, unit="game", unit_scale=True,
                disable=None if progress else True, file=sys.stderr, dynamic_ncols=True, desc=cfg.name)
     ev.on_games = bar.update
@@ -105,7 +108,6 @@ def _tune_locked(cfg, space, ev, out: Path, progress: bool) -> dict:
     rows = evaluation_rows(space, outcome)
     rows.write_csv(out / "evaluations.csv.tmp")
     Path(out / "evaluations.csv.tmp").replace(out / "evaluations.csv")
-    import polars as pl
     pl.DataFrame(outcome.trace).write_csv(out / "trace.csv.tmp")
     Path(out / "trace.csv.tmp").replace(out / "trace.csv")
     winner = outcome.best.candidate
@@ -124,7 +126,7 @@ def _tune_locked(cfg, space, ev, out: Path, progress: bool) -> dict:
     store.write_json(out / "tune.json", summary)
     text = proposal_text(summary)
     store.write_text(out / "proposal.txt", text + "\n")
-    from reports.tune_html import write_tune_report
+    from reports.page.tune import write_tune_report  # start-up: the page loads matplotlib
     write_tune_report(summary, rows.to_dicts(), out / "report.html")
     manifest["status"] = "complete"
     store.write_json(out / MANIFEST, manifest)
@@ -145,7 +147,7 @@ def proposal_text(summary: dict) -> str:
         lines.append(f"  {t:<14} {goal:<14} proposal {est:6.2f} [{lo:.2f}, {hi:.2f}]   "
                      f"original {o[0]:6.2f} [{o[1]:.2f}, {o[2]:.2f}]   {ok}")
     if summary["verdict"] != "met":
-        from reports.tune_html import not_met_lines
+        from reports.page.tune import not_met_lines  # start-up: the page loads matplotlib
         lines += not_met_lines(summary)
     lines.append(f"search: {summary['candidates']} candidates, {summary['search_games']:,} games ({summary['stopped']})")
     return "\n".join(lines)

@@ -114,7 +114,7 @@ class Game(Protocol):
 
     def board(self, rs, players: int) -> dict | None:
         """The board a game of `players` is played on, as plain data for a figure (the report
-        draws it with reports/map_plot.py): {"zones": [{"name", "x", "y", "terrain", "coast",
+        draws it with reports/page/map.py): {"zones": [{"name", "x", "y", "terrain", "coast",
         "start"}, ...], "edges": [[name, name], ...], "terrains": [...]}; None for a game
         without a board."""
 

@@ -1,6 +1,6 @@
 """The default data is calibrated: four greedy bots finish in 8-15 rounds and no
 animal wins more than 30% of four-player games. Measured with the tool itself."""
-from reports.metrics import point_summary
+from reports.measures.metrics import point_summary
 from simcore.games.evolversi.schema import GAME_DATA
 from experiments.api import simulate
 

@@ -4,9 +4,9 @@ P(win | sole leader after round r) and fewer lead changes than the printed rules
 difference with a 95% interval that excludes zero."""
 import numpy as np
 
-from reports import flow
-from reports.metrics import diff_interval
-from reports.stats import mean_interval
+from reports.measures import flow
+from reports.measures.metrics import diff_interval
+from reports.measures.stats import mean_interval
 from simcore.games import get_game
 from strategies.registry import make_bots
 

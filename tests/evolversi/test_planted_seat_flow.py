@@ -1,12 +1,12 @@
 """Planted seat edge (seat versions of the flow metrics): with `totem_start = "seat0"`
 seat 0 starts every game with the Totem, which breaks its Strength ties; the per-seat runaway
-rate (reports/flow_groups.py) must find seat 0 the halfway leader who wins more often than the
+rate (reports/measures/flow_groups.py) must find seat 0 the halfway leader who wins more often than the
 other seats, with an interval excluding equality, and the printed rules (a random Totem holder)
 must flag no seat. Four greedy players, the same game indices under both."""
 import numpy as np
 import pytest
 
-from reports import flow_groups
+from reports.measures import flow_groups
 from simcore.games import get_game
 from strategies.registry import make_bots
 

@@ -2,7 +2,7 @@
 timed (a process's first reference games pay one-off costs that would flatter the ratio)."""
 from __future__ import annotations
 
-from experiments import cli
+from experiments.commands import bench
 from experiments.cli import main
 from simcore.games import get_game
 
@@ -17,7 +17,7 @@ def test_bench_times_the_reference_engine_only_after_untimed_warm_up_games(capsy
         return play_one(self, rs, players, bots, seed, index, *a, **k)
 
     monkeypatch.setattr(type(game), "play_one", spy)
-    monkeypatch.setattr(cli, "REF_WARMUP_GAMES", 3)
+    monkeypatch.setattr(bench, "REF_WARMUP_GAMES", 3)
     assert main(["bench", "evolversi", "--games", "200", "--batch-size", "100", "--ref-games", "4",
                  "--seed", "7"]) == 0
     # the warm-up games come first, on another seed; then the timed games 0..3 of the seed

@@ -1,4 +1,4 @@
-"""Blind spots (experiments/blind_spots.py, reports/blind_spots.py): a rule change that
+"""Blind spots (experiments/blind_spots.py, reports/measures/blind_spots.py): a rule change that
 changes most games is touched, one that changes nothing is a blind spot; every shipped
 variant's changed parameters are listed."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from experiments import blind_spots as B
-from reports.blind_spots import blind_spots_text, spots
+from reports.measures.blind_spots import blind_spots_text, spots
 from simcore.games import get_game
 
 

@@ -10,7 +10,7 @@ from experiments import config as sweep_config
 from experiments.config import parse_config
 from experiments.tune import config as tune_config
 from experiments.tune.config import parse_tune
-from reports.targets import TARGETS
+from reports.measures.targets import TARGETS
 from simcore.errors import UserError
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "config.md"

@@ -11,7 +11,7 @@ import pytest
 
 from experiments import api, cli
 from experiments.luck import play_luck, score_direction, seat_margins
-from reports import luck as L
+from reports.measures import luck as L
 from simcore.games import GAMES, get_game
 from simcore.runner import simulate
 from strategies.registry import make_bots

@@ -12,7 +12,7 @@ import pytest
 
 from experiments import cli, store
 from experiments.sweep import run_sweep
-from reports import metrics
+from reports.measures import metrics
 
 RUN_ARGS = ["run", "evolversi", "--players", "3", "--bots", "greedy,random,greedy", "--animals", "Panda,random,Orca",
             "--set", "fourth_card_space=4", "--games", "300", "--seed", "7", "--batch-size", "120"]

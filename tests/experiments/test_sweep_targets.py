@@ -13,8 +13,9 @@ import pytest
 
 from experiments import api, cli
 from experiments.config import parse_config
-from reports.targets import FLOW_TARGETS, TARGETS
-from reports.targets_section import NO_TRAJECTORIES, build, rank_points
+from reports.measures.targets import FLOW_TARGETS, TARGETS
+from reports.measures.targets import rank_points
+from reports.page.targets import NO_TRAJECTORIES, build
 from simcore.errors import UserError
 
 BASE = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 import polars as pl
 
 from experiments import cli, store
-from reports.metrics import ablation_effects
+from reports.measures.metrics import ablation_effects
 
 CONFIG = """
 name = "until-decided"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from experiments.variance import faction_control
-from reports.control import MIN_FACTOR
+from reports.measures.control import MIN_FACTOR
 from simcore.errors import UserError
 from simcore.games import get_game
 

@@ -1,4 +1,4 @@
-"""The adjusted association (reports/impact.py) against a planted truth with a planted confounder.
+"""The adjusted association (reports/measures/impact.py) against a planted truth with a planted confounder.
 
 Synthetic seat-games: each seat acquires k entities in all (1..8); a seat with more
 acquisitions is more likely to hold each entity (P = k/10) AND wins more (+5 pp per
@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from reports.impact import ADJUSTED_LABEL, adjusted_association, bots_impact
+from reports.measures.impact import ADJUSTED_LABEL, adjusted_association, bots_impact
 
 TRUE_EFFECT = 0.08
 PER_ACQUISITION = 0.05

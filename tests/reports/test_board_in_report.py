@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from reports.html import build_context
+from reports.page.html import build_context
 from simcore.games.evo import maps
 from simcore.games.evo.schema import GAME_DATA as EVO_DATA
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from reports.bradley_terry import fit_ratings, separated
+from reports.measures.bradley_terry import fit_ratings, separated
 
 TRUTH = {"weak": -0.8, "mid": 0.0, "strong": 0.9}      # log-strengths; centred below
 
@@ -64,7 +64,7 @@ def test_games_nobody_won_are_left_out():
 
 
 def test_head_to_head_fits_planted_strengths_and_flags_a_lone_seat_advantage():
-    from reports.ladder import head_to_head, skill_matters, with_predictions
+    from reports.measures.ladder import head_to_head, skill_matters, with_predictions
     m = planted_matches(seed=11)
     ratings = fit_ratings(m, bootstrap=50)
     h2h = with_predictions(head_to_head(m, 4), ratings, 4)
@@ -79,7 +79,7 @@ def test_head_to_head_fits_planted_strengths_and_flags_a_lone_seat_advantage():
 
 
 def test_a_fair_share_for_every_lone_seat_reads_as_a_game_of_luck():
-    from reports.ladder import head_to_head, skill_matters, with_predictions
+    from reports.measures.ladder import head_to_head, skill_matters, with_predictions
     m = planted_matches(seed=13)
     m = m.with_columns(y=pl.Series((np.random.default_rng(14).random(m.height) < 0.25).astype(float)))
     ratings = fit_ratings(m, bootstrap=50)

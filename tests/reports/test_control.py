@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from reports.control import adjusted_mean, coefficient, seat_control
+from reports.measures.control import adjusted_mean, coefficient, seat_control
 
 SEATS, GAMES, REPS = 4, 2000, 300
 EDGE = np.array([0.06, 0.0, -0.02, -0.04])           # the planted seat effects

@@ -4,7 +4,7 @@ from __future__ import annotations
 import polars as pl
 
 from experiments import api, cli
-from reports.coverage import coverage, coverage_summary, coverage_text
+from reports.measures.coverage import coverage, coverage_summary, coverage_text
 from simcore.games import get_game
 
 

@@ -1,5 +1,5 @@
-"""The per-seat and per-faction tables of "How the game unfolds" (reports/flow_section.py):
-present for a run with trajectories, absent without, and their numbers are reports.flow_groups'
+"""The per-seat and per-faction tables of "How the game unfolds" (reports/page/flow.py; the arrays: reports/measures/flow.py):
+present for a run with trajectories, absent without, and their numbers are reports.measures.flow_groups'
 on the run's own rows."""
 import re
 
@@ -7,8 +7,8 @@ import pytest
 
 from experiments.cli import main
 from experiments.store import open_run
-from reports import flow_groups, flow_section
-from reports.findings import pct, pp
+from reports.measures import flow, flow_groups
+from reports.page.findings import pct, pp
 
 
 def _table(html: str, table_id: str) -> list[list[str]]:
@@ -32,7 +32,7 @@ def run(tmp_path_factory):
 def test_the_seat_and_animal_tables_show_the_numbers_flow_groups_computes(run):
     html = (run / "report.html").read_text()
     games = open_run(run).games()
-    st, rounds, winner = flow_section.arrays(games)
+    st, rounds, winner = flow.arrays(games)
     seat = flow_groups.table(st, rounds, winner, flow_groups.seat_groups(*winner.shape))
     cells = _table(html, "flow-seat-table")
     assert len(cells) == 4
@@ -46,7 +46,7 @@ def test_the_seat_and_animal_tables_show_the_numbers_flow_groups_computes(run):
     # the planted edge: greedy seat 0 is the runaway leader more often than the random seats
     assert seat["runaway_flag"][0] and cells[0][5].endswith("^")
     assert "seat 0: runaway rate above the other seats'" in html.replace("&#39;", "'")
-    animals = flow_groups.table(st, rounds, winner, flow_section.factions(games))
+    animals = flow_groups.table(st, rounds, winner, flow.factions(games))
     cells = _table(html, "flow-animal-table")
     assert [c[0] for c in cells] == animals["group"].to_list()
     assert [c[3] for c in cells] == [pct(v) for v in animals["runaway"]]
@@ -56,10 +56,10 @@ def test_a_game_without_factions_gets_the_seat_table_only(tmp_path):
     out = tmp_path / "run"
     assert main(["run", "evo", "--games", "200", "--bots", "random", "--trajectories", "--out", str(out)]) == 0
     games = open_run(out).games()
-    assert flow_section.factions(games) is None
+    assert flow.factions(games) is None
     assert main(["report", str(out)]) == 0
     html = (out / "report.html").read_text()
     assert 'id="flow-seat-table"' in html and 'id="flow-animal-table"' not in html
-    st, rounds, winner = flow_section.arrays(games)
+    st, rounds, winner = flow.arrays(games)
     seat = flow_groups.table(st, rounds, winner, flow_groups.seat_groups(*winner.shape))
     assert [c[3] for c in _table(html, "flow-seat-table")] == [pct(v) for v in seat["runaway"]]

@@ -1,11 +1,11 @@
-"""Seat and faction versions of the flow metrics (reports/flow_groups.py): hand-worked cases
+"""Seat and faction versions of the flow metrics (reports/measures/flow_groups.py): hand-worked cases
 (docs/metrics.md, "Per seat and per faction"), the pooling invariants, and a planted seat effect."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reports import flow, flow_groups
+from reports.measures import flow, flow_groups
 
 
 def games(*cases):

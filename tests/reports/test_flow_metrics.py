@@ -1,4 +1,4 @@
-"""Game-flow metrics (reports/flow.py) on small hand-worked trajectories, and their invariants.
+"""Game-flow metrics (reports/measures/flow.py) on small hand-worked trajectories, and their invariants.
 
 Each case is worked in docs/metrics.md; standings are after rounds 1..R, one list per seat.
 """
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reports import flow
+from reports.measures import flow
 
 
 def one(*seats, winner, rounds=None):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reports.metrics import diff_interval, ratio_interval
-from reports.stats import mean_interval, wilson
+from reports.measures.metrics import diff_interval, ratio_interval
+from reports.measures.stats import mean_interval, wilson
 
 REPS = 4000
 

@@ -1,10 +1,10 @@
-"""The change of a knockout effect between two settings (reports.impact.knockout_change) against
+"""The change of a knockout effect between two settings (reports.measures.impact.knockout_change) against
 planted truths: no change gives exactly zero; a planted increase is covered at the nominal rate."""
 import numpy as np
 import polars as pl
 import pytest
 
-from reports.impact import knockout_change
+from reports.measures.impact import knockout_change
 
 P, ID = 4, 7
 POINTS = [{"index": 0, "ablated": None}, {"index": 1, "ablated": None},

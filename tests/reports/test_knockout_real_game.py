@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.html import build_context
+from reports.page.html import build_context
 from simcore.games import get_game
 
 # game -> (bots, an entity the bots acquire often, one they rarely use or None)

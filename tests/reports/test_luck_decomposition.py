@@ -1,4 +1,4 @@
-"""Luck against skill (reports.luck): the hand-worked table of docs/metrics.md, and planted truths.
+"""Luck against skill (reports.measures.luck): the hand-worked table of docs/metrics.md, and planted truths.
 
 A planted table is y = bot effect + deal effect + noise with chosen variances: the
 decomposition must give back the planted shares within its 95% intervals.
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports import luck as L
+from reports.measures import luck as L
 
 
 def planted_gaussian(rng, games=3000, seats=4, alpha=(0.3, -0.3), sd_deal=0.4, sd_noise=0.2):

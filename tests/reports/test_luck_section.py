@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports import luck as L
-from reports.luck_section import build, seat_pairs
+from reports.measures import luck as L
+from reports.page.luck import build, seat_pairs
 
 
 def _pt(i, bots, **labels):

@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from reports import metrics as M
+from reports.measures import metrics as M
 
 
 def games_frame(point: int, winners: list[list[float]], rounds: list[int], factions: list[list[str]],

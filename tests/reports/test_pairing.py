@@ -1,11 +1,11 @@
-"""Pairing figures (reports/pairing.py) against planted truths."""
+"""Pairing figures (reports/measures/pairing.py) against planted truths."""
 import math
 
 import numpy as np
 import polars as pl
 import pytest
 
-from reports.pairing import PAIRED_MIN, describe, pairing
+from reports.measures.pairing import PAIRED_MIN, describe, pairing
 
 
 def frame(rng, n=2000, seats=4):
@@ -73,7 +73,7 @@ def test_points_with_different_games_cannot_be_paired():
 
 
 def test_a_knockout_of_an_entity_in_nearly_every_game_is_causal_by_design_and_says_it_was_not_checked():
-    from reports.pairing import MIN_UNUSED, label
+    from reports.measures.pairing import MIN_UNUSED, label
     rng = np.random.default_rng(7)
     a = frame(rng)
     used = np.ones(a.height, bool)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from reports.html import build_context
-from reports.pairing import point_pairings
+from reports.page.html import build_context
+from reports.measures.pairing import point_pairings
 
 REMOVAL = """
 name = "removal-pairing"

@@ -1,7 +1,7 @@
 """A card made clearly too strong is the report's top-ranked entity, interval excluding zero."""
 from __future__ import annotations
 
-from reports.html import build_context
+from reports.page.html import build_context
 
 
 def test_planted_card_is_the_top_entity_with_an_interval_excluding_zero(planted_run):

@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from reports.metrics import point_summary
+from reports.measures.metrics import point_summary
 
 
 def _rows(n: int, seed: int) -> pl.DataFrame:

@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from experiments import cli
-from reports import plots
-from reports.findings import pp
+from reports.page import plots
+from reports.page.findings import pp
 
 
 @pytest.fixture(scope="module")

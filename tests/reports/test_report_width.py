@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from experiments import cli
+from simcore.games import get_game
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -28,7 +29,7 @@ def check_the_main_jobs_causes(out: Path) -> None:
     its pairing: at least 99% of the games without the entity identical (or causal by design when
     nearly every game has it)."""
     from experiments.store import open_run
-    from reports.html import build_context
+    from reports.page.html import build_context
     run = open_run(out)
     ctx = build_context(run.manifest, run.games(), run.tallies())
     checks = [r for r in ctx["ablation"] if r["kind"] == "knockout"]
@@ -96,7 +97,7 @@ def test_the_word_check_catches_a_header_broken_inside_a_word(report, tmp_path):
 @needs_chromium
 def test_the_compare_report_page_never_scrolls_sideways_at_1280px(tmp_path):
     data = tmp_path / "copy"
-    shutil.copytree(Path(cli.get_game("evolversi").data.data_dir), data)
+    shutil.copytree(Path(get_game("evolversi").data.data_dir), data)
     text = (data / "cards.csv").read_text().replace("Mutazione,evolution,,2,1,1,0,gain_points,2,",
                                                     "Mutazione,evolution,,2,1,1,0,gain_points,5,", 1)
     (data / "cards.csv").write_text(text)

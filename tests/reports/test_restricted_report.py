@@ -9,7 +9,7 @@ import pytest
 from experiments import cli
 from experiments.store import open_run
 from experiments.sweep import run_sweep
-from reports.restricted import markdown, parse_seat, restricted_play
+from reports.measures.restricted import markdown, parse_seat, restricted_play
 
 P = 4
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from reports import sequential as S
+from reports.measures import sequential as S
 
 DESIGN = S.Design()
 means = st.floats(-0.2, 0.2)
@@ -139,7 +139,7 @@ def test_a_ratio_tally_matches_the_delta_method_of_the_holders_effect(rows):
     r = num.sum() / den.sum()
     n = len(rows)
     assert t.mean == pytest.approx(r)
-    se2 = ((num - r * den) ** 2).sum() * n / (n - 1) / den.sum() ** 2     # reports.metrics.ratio_interval's
+    se2 = ((num - r * den) ** 2).sum() * n / (n - 1) / den.sum() ** 2     # reports.measures.metrics.ratio_interval's
     assert t.var / n == pytest.approx(se2, abs=1e-12)
 
 

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from reports import sequential as S
+from reports.measures import sequential as S
 
 pytestmark = pytest.mark.slow
 REPS = 2000

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from experiments import cli
-from reports import verdict as V
+from reports.measures import verdict as V
 
 
 @pytest.mark.parametrize("value,lo,hi,fair,expect", [

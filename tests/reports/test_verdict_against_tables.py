@@ -21,8 +21,8 @@ from markupsafe import escape
 from experiments.config import load_config
 from experiments.store import open_run
 from experiments.sweep import run_sweep
-from reports import verdict as V
-from reports.html import _environment, build_context
+from reports.measures import verdict as V
+from reports.page.html import _environment, build_context
 
 GAMES = 60
 # Every shipped sweep config (a tune config, with [[variables]], is tested in tests/tune); the

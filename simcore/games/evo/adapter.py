@@ -112,7 +112,7 @@ class EvoGame(SearchFace):
         return out[0], raw
 
     def board(self, rs, players: int) -> dict:
-        """The P-player map as plain data (reports/map_plot.py draws it)."""
+        """The P-player map as plain data (reports/page/map.py draws it)."""
         from . import maps
         zones, edges = maps.plot_data(rs, maps.load_map(rs, players))
         return {"zones": zones, "edges": edges, "terrains": list(rs["terrains"])}

@@ -207,7 +207,7 @@ def check_map(rs, players: int) -> None:
 
 
 def plot_data(rs, m: Map) -> tuple[list[dict], list[tuple[str, str]]]:
-    """Plain data for reports.map_plot: zone dicts and each adjacency once."""
+    """Plain data for reports.page.map: zone dicts and each adjacency once."""
     terrains = rs.params["terrains"]
     zones = [{"name": name, "x": int(m.x[z]), "y": int(m.y[z]), "terrain": terrains[m.terrain[z]],
               "coast": bool(m.coast[z]), "start": int(m.start[z])} for z, name in enumerate(m.names)]
