@@ -71,6 +71,25 @@ def _atomic_write(path: Path, write) -> None:
         raise
 
 
+def write_with(path: Path, write) -> None:
+    """Write a file atomically: `write(tmp)` fills a temporary file beside `path`, renamed over it."""
+    _atomic_write(Path(path), write)
+
+
+def check_output_file(out: Path, overwrite: bool, ours, what: str) -> None:
+    """An output file that is new or (with --overwrite) a previous `what` of ours: `ours(path)`
+    says whether balancelab wrote the file there. Anything else is the user's and is refused."""
+    if out.is_dir():
+        raise UserError(f"is a folder; give the {what} file to write", file=str(out))
+    if not out.exists():
+        return
+    if not ours(out):
+        raise UserError(f"exists and is not a {what} balancelab wrote; choose another --out", file=str(out))
+    if not overwrite:
+        raise UserError(f"holds a previous {what}; pass --overwrite to replace it, or choose another --out",
+                        file=str(out))
+
+
 def write_text(path: Path, text: str) -> None:
     """Write a text file atomically."""
     _atomic_write(Path(path), lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

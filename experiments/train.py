@@ -18,6 +18,7 @@ indices (a fifth of the budget) for the provenance. `budget` counts every game p
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from strategies import weights as W
 from strategies.registry import Bot, make_bot
 
 from .lineup import run_spec
-from .store import write_text
+from .store import check_output_file, write_text
 
 BASE = "greedy"              # the bot whose weights are trained
 EVAL_SHARE = 0.2             # the budget's share kept for the held-out score
@@ -118,7 +119,7 @@ def plan(d: int, players: int, budget: int, popsize: int | None = None,
     return Plan(pop, per_seat, generations, eval_per_seat)
 
 
-def check(rs, players: int, budget: int, seed: int, field_spec: str, out) -> Bot:
+def check(rs, players: int, budget: int, seed: int, field_spec: str, out, overwrite: bool = False) -> Bot:
     """Every input check before a game is played; the field's Bot."""
     game = rs.game
     if not (W.weights_dir(game) / "default.toml").is_file():
@@ -130,11 +131,21 @@ def check(rs, players: int, budget: int, seed: int, field_spec: str, out) -> Bot
     spec = run_spec(rs, field_spec, players, None, seed)          # player count, seed, field spec
     if out is not None:
         out = Path(out)
-        if out.is_dir():
-            raise UserError("is a folder; give the weights file to write", file=str(out))
         if not out.parent.is_dir():
             raise UserError("its folder does not exist", file=str(out))
+        check_output_file(out, overwrite, trained_file, "trained weights file")
     return spec.bots[0]
+
+
+def trained_file(path: Path) -> bool:
+    """Whether `path` holds weights this command wrote (its provenance names the optimiser)."""
+    try:
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    prov = doc.get("provenance")
+    return (isinstance(prov, dict) and str(prov.get("optimiser", "")).startswith("CMA-ES")
+            and "eval_win_share" in prov and isinstance(doc.get("weights"), dict))
 
 
 def train(rs, players: int = 4, budget: int = 20_000, seed: int = 0, field: str = BASE, jobs: int = 1,

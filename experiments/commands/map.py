@@ -1,6 +1,6 @@
 """`balancelab map`: draw a game's board from its data.
 
-    balancelab map evo [--players N] [--out FILE.png] [--data DIR] [--variant V] [--set NAME=VALUE]
+    balancelab map evo [--players N] [--out FILE.png] [--overwrite] [--data DIR] [--variant V] [--set NAME=VALUE]
 
 Zones coloured by terrain, coastal zones outlined, adjacency lines, starting areas marked
 with their seat; the layout comes from the zones' x/y columns. A designer's own map in
@@ -12,6 +12,8 @@ import importlib
 from pathlib import Path
 
 from simcore.errors import UserError
+
+from .. import store
 
 # Rulesets that have a board, and the package holding its data (schema.py) and maps.py.
 MAP_GAMES = {"evo": "simcore.games.evo"}
@@ -29,6 +31,7 @@ def register(subparsers) -> None:
                    help=f"player count (each count has its own map; default {DEFAULT_PLAYERS}, or the nearest the game plays)")
     p.add_argument("--out", default=None, metavar="FILE.png",
                    help="PNG file to write (default RULESET-board-Np.png in the current folder)")
+    p.add_argument("--overwrite", action="store_true", help="replace a board this command drew at --out")
     p.add_argument("--variant", default="default", help="named variant")
     p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder (e.g. maps/<P>/*.csv)")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter (repeatable)")
@@ -49,13 +52,15 @@ def cmd_map(args) -> int:
         raise UserError("the map is written as PNG: give a file name ending in .png", file=str(out))
     if not out.parent.expanduser().resolve().is_dir():
         raise UserError("the folder of the output file does not exist", file=str(out))
+    from reports.page.map import drew_map, save_map       # start-up: matplotlib, only when drawing
+    store.check_output_file(out, args.overwrite, drew_map, "board map")
     maps = importlib.import_module(f"{package}.maps")
     if not lo <= players <= hi:
         raise UserError(f"{args.ruleset} plays with {lo} to {hi} players, got {players}", key="players")
     board = maps.load_map(rs, players)
     zones, edges = maps.plot_data(rs, board)
-    from reports.page.map import save_map       # start-up: matplotlib, only when drawing
-    save_map(zones, edges, rs["terrains"], out, title=f"{args.ruleset}: the {players}-player board")
+    store.write_with(out, lambda tmp: save_map(zones, edges, rs["terrains"], tmp,
+                                               title=f"{args.ruleset}: the {players}-player board"))
     print(f"wrote {out} ({len(zones)} zones, {len(edges)} adjacencies, "
           f"{sum(z['start'] >= 0 for z in zones)} starting areas)")
     return 0

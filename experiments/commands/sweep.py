@@ -76,7 +76,7 @@ def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
     if not args.until_decided:
         raise UserError("is used with --until-decided only", key="--budget")
     if args.backend != "loky":
-        raise UserError("--until-decided runs on this machine's workers (--backend loky)", key="--until-decided")
+        raise UserError("--until-decided runs on local worker processes (--backend loky)", key="--until-decided")
     sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet, resume=args.resume)
     print_sweep_decisions(open_run(out).manifest, sys.stdout.write)
     print(f"wrote {out}/ ({time.perf_counter() - t0:.1f} s)\nreport: balancelab report {out}")

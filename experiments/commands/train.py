@@ -1,6 +1,6 @@
 """`balancelab train`: fit the greedy bot's weights by self-play (CMA-ES).
 
-    balancelab train RULESET [--players N] [--budget GAMES] [--out FILE] [--seed S]
+    balancelab train RULESET [--players N] [--budget GAMES] [--out FILE] [--overwrite] [--seed S]
                      [--field SPEC] [--jobs J] [--popsize K] [--candidate-games N]
 
 Fits the game's greedy weights by self-play with CMA-ES (experiments/train.py) and writes
@@ -28,6 +28,7 @@ def register(subparsers) -> None:
     p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     p.add_argument("--budget", type=int, default=20_000, help="games to play in all (default 20000)")
     p.add_argument("--out", default=None, metavar="FILE", help="weights file to write (default trained-GAME.toml)")
+    p.add_argument("--overwrite", action="store_true", help="replace weights this command wrote at --out")
     p.add_argument("--seed", type=int, default=0, help="seed of the games and of CMA-ES (default 0)")
     p.add_argument("--field", default="greedy", metavar="SPEC", help="the bot in the other seats (default greedy)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
@@ -47,7 +48,7 @@ def cmd_train(args) -> int:
     game = get_game(args.ruleset)
     rs = game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
     out = args.out if args.out is not None else default_out(rs.game)
-    check(rs, args.players, args.budget, args.seed, args.field, out)
+    check(rs, args.players, args.budget, args.seed, args.field, out, args.overwrite)
     for flag, v in (("--jobs", args.jobs), ("--popsize", args.popsize), ("--candidate-games", args.candidate_games)):
         if v is not None and v < 1:
             raise UserError(f"must be at least 1, got {v}", key=flag)

@@ -89,11 +89,24 @@ def map_figure(zones: list[dict], edges: list[tuple], terrains, title: str = "")
     return fig
 
 
+SOFTWARE = "balancelab map"     # the PNG's Software text: how `map --out` knows a board it drew
+
+
 def save_map(zones, edges, terrains, path: str | Path, title: str = "") -> None:
-    """Draw one map into a PNG file."""
+    """Draw one map into a PNG file (a path or an open binary file)."""
     fig = map_figure(zones, edges, terrains, title)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png", metadata={"Software": SOFTWARE})
     plt.close(fig)
+
+
+def drew_map(path: Path) -> bool:
+    """Whether the file at `path` is a board `save_map` drew."""
+    from PIL import Image, UnidentifiedImageError
+    try:
+        with Image.open(path) as im:
+            return im.format == "PNG" and im.info.get("Software") == SOFTWARE
+    except (OSError, UnidentifiedImageError):
+        return False
 
 
 def map_png(zones, edges, terrains, title: str = "") -> bytes:

@@ -75,3 +75,27 @@ def test_compare_refuses_a_file_as_its_out_folder_before_playing(fake_engine, tm
     assert main(argv) == 2
     err = capsys.readouterr()
     assert err.out == "" and "is a file" in err.err and mine.read_text() == "mine"
+
+
+@pytest.mark.parametrize("argv,name", [
+    (["map", "evo"], "board.png"),
+    (["train", "evolversi", "--budget", "200", "--quiet"], "weights.toml"),
+], ids=lambda a: a[0] if isinstance(a, list) else "")
+def test_a_single_file_writer_replaces_only_its_own_file_and_only_with_overwrite(tmp_path, argv, name, capsys):
+    """`map --out` and `train --out`: a user's file there is refused (even with --overwrite) and
+    left as it was; the command's own earlier file needs --overwrite."""
+    out = tmp_path / name
+    out.write_bytes(b"\x89PNG\r\n\x1a\nmine" if name.endswith(".png") else b"[weights]\nmine = 1\n")
+    before = out.read_bytes()
+    for extra in ([], ["--overwrite"]):
+        assert main(argv + ["--out", str(out), *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and str(out) in err[0] and "balancelab wrote" in err[0], err
+        assert out.read_bytes() == before
+    out.unlink()
+    assert main(argv + ["--out", str(out)]) == 0, capsys.readouterr().err
+    ours = out.read_bytes()
+    assert main(argv + ["--out", str(out)]) == 2 and "pass --overwrite" in capsys.readouterr().err
+    assert out.read_bytes() == ours
+    assert main(argv + ["--out", str(out), "--overwrite"]) == 0, capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]       # no scratch file left
