@@ -28,17 +28,16 @@ def test_an_edit_of_any_source_moves_the_build_to_another_folder(tmp_path, monke
     assert before.parent == tmp_path / "cache" / "numba" and before.name.startswith("toy-")
 
 
-def test_every_game_build_is_keyed_by_its_package_its_bots_and_simcores_shared_sources():
+def test_every_game_build_is_keyed_by_its_package_and_simcores_shared_sources_no_bot_by_path():
+    from simcore.games.evolversi import jit as evolversi_jit
     assert {(f.parent.name, f.name) for f in jit.CORE_SOURCES} == {
         ("simcore", "jit.py"), ("simcore", "rng.py"), ("simcore", "rng_jit.py")}
     games = jit.TREE / "simcore" / "games"
-    bots = jit.TREE / "strategies"
-    capybara = jit.python_files(games / "capybara") + jit.bot_sources(
-        bots / "capybara", "strategies.capybara", ("simcore.games.capybara.jit",))
-    evo = jit.python_files(games / "evo", skip=evo_jit._never_compiled) + jit.bot_sources(
-        bots / "evo", "strategies.evo", ("simcore.games.evo.jit",))
-    for build, sources in ((capybara_jit.BUILD, capybara), (evo_jit.BUILD, evo)):
-        assert any(f.parent.parent.name == "strategies" for f in sources)       # its bots too
+    capybara = jit.python_files(games / "capybara")
+    evo = jit.python_files(games / "evo", skip=evo_jit._never_compiled)
+    evolversi = jit.python_files(games / "evolversi")
+    for build, sources in ((capybara_jit.BUILD, capybara), (evo_jit.BUILD, evo), (evolversi_jit.BUILD, evolversi)):
+        assert not any("strategies" in f.parts for f in build.sources)     # a bot keys its own folder
         assert build.folder.name == f"{build.game}-{jit.digest(sources + list(jit.CORE_SOURCES))}"
         assert build.folder.name != f"{build.game}-{jit.digest(sources)}"
 
@@ -269,13 +268,9 @@ def test_every_compiled_bot_function_lies_in_its_games_build_key():
     from pathlib import Path
     from numba.core.registry import CPUDispatcher
     from simcore.games.evolution import jit as evolution_jit
-    keyed = {"capybara": set(jit.python_files(jit.TREE / "simcore" / "games" / "capybara"))
-             | set(jit.bot_sources(jit.TREE / "strategies" / "capybara", "strategies.capybara",
-                                   ("simcore.games.capybara.jit",))),
-             "evo": set(jit.bot_sources(jit.TREE / "strategies" / "evo", "strategies.evo",
-                                        ("simcore.games.evo.jit",))),
-             "evolversi": set(jit.bot_sources(jit.TREE / "strategies" / "evolversi", "strategies.evolversi",
-                                              ("simcore.games.evolversi.jit",)))}
+    from simcore.games.evolversi import jit as evolversi_jit
+    builds = {"capybara": [capybara_jit.BUILD], "evo": [evo_jit.BUILD], "evolution": [evolution_jit.BUILD],
+              "evolversi": [evolversi_jit.BUILD, evolversi_jit.TURN_BUILD]}
     found = {}
     for game in ("capybara", "evo", "evolution", "evolversi"):
         folder = jit.TREE / "strategies" / game
@@ -289,14 +284,13 @@ def test_every_compiled_bot_function_lies_in_its_games_build_key():
                 if path.parent != folder:
                     continue
                 found[game] = found.get(game, 0) + 1
-                if game == "evolution":      # keyed by its own files (GameBuild.sources_of)
-                    build = evolution_jit.BUILD
-                    extra = tuple(build.sources_of(py))
-                    assert path in extra, (game, py.__qualname__)
-                    where = jit.folder("evolution", build._key(build.sources + extra))
-                    assert Path(obj._cache._cache_path).parent == where, (game, py.__qualname__)
-                else:
-                    assert path in keyed[game], (game, py.__qualname__)
+                # keyed by its own files (GameBuild.sources_of), learned from the function
+                build = obj.build if isinstance(obj, jit.Policy) else builds[game][0]
+                extra = tuple(build.sources_of(py))
+                assert path in extra, (game, py.__qualname__)
+                if isinstance(obj, CPUDispatcher):         # cached where its files say
+                    where = {jit.folder(b.game, b._key(b.sources + extra)) for b in builds[game]}
+                    assert Path(obj._cache._cache_path).parent in where, (game, py.__qualname__)
     assert set(found) == {"capybara", "evo", "evolution", "evolversi"} and min(found.values()) >= 2
 
 
