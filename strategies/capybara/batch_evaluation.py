@@ -20,7 +20,7 @@ def seat_d(g, rk, sim, x):
         mine = g[ot + i * P + x]
         if mine == 0:
             continue
-        best, others = 0, 0
+        best = 0
         for s in range(P):
             if s != x:
                 best = max(best, g[ot + i * P + s])

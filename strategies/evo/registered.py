@@ -95,7 +95,7 @@ class Script:
         return _reference("script", rs, seat, choices=self.choices)
 
 
-def batch_policy(name: str, rs, **options) -> BatchPolicy:
+def batch_policy(name: str, rs, **options):
     """The compiled policy of bot `name` ("random", "greedy", "script" with `choices`)."""
     from .batch_bots import BatchPolicy, _script_rows, random_policy, script_policy
     if name == "random":

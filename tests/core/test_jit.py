@@ -265,7 +265,6 @@ def test_every_compiled_bot_function_lies_in_its_games_build_key():
     define is in a file its build is keyed by, so an edit to it recompiles."""
     import importlib
     import inspect
-    from pathlib import Path
     from numba.core.registry import CPUDispatcher
     from simcore.games.evolution import jit as evolution_jit
     from simcore.games.evolversi import jit as evolversi_jit

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels, piles
-from .arrays import any_cols, put_rows
+from .arrays import any_cols
 from .components import KIND_EVENTS, KIND_EVOLUTION
 from .state import COND, END_STALLED, PKIND, TARGET, TRIGGER, VERB
 
