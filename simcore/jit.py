@@ -10,21 +10,25 @@ folder, and folders unused for KEEP_DAYS are removed when a game compiles.
 numba.config.CACHE_DIR is only set while a function's cache is set up (numba picks its
 cache folder then), so other games' caches are untouched.
 
-`GameBuild` is the whole build of a game whose compiled sources are a fixed set of files
-(Capybara, Evo: `kernel` / `policy` decorators, one line on stderr when it compiles);
-Evolution builds one engine per bot set on the same pieces (evolution/build.py).
+`GameBuild` is the whole build of a game: `kernel` / `policy` decorators, one line on
+stderr when it compiles. A game whose engine inlines its bots (Evolution) loads its engine
+module once per set of bots (`GameBuild.instance`), each set in a folder of its own, and
+compiles it once across processes (`GameBuild.warm`).
 `GameBuild(..., nrt=False)` compiles without numba's reference counting (its private
-`_nrt=False`, as Evolution's build): a kernel then cannot allocate, and passing the game's
-arrays to a small callee costs no atomic incref/decref pair (Capybara: half of the greedy
-games' CPU; Evo: about 70%). Both use it.
+`_nrt=False`): a kernel then cannot allocate, and passing the game's arrays to a small
+callee costs no atomic incref/decref pair (Capybara: half of the greedy games' CPU; Evo:
+about 70%). `GameBuild(..., internalize=True)`: see `internalize`.
 """
 from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
+import inspect
 import os
 import shutil
 import sys
+import threading
 import time
 import warnings
 from contextlib import contextmanager
@@ -190,16 +194,72 @@ def _opt_level(level: int):
     return _numba_config(OPT=type(numba.config.OPT)(level))
 
 
-def cached(dispatcher, where: Path):
+_INTERNALIZING = threading.local()     # .on: a build with internalize=True is compiling
+
+
+def internalize(module) -> int:
+    """Make the callees linked into LLVM module `module` internal (returns how many).
+
+    numba links each compiled callee into its caller's module as `linkonce_odr` and then
+    optimises the whole. A linkonce_odr function may be replaced at link time, so LLVM keeps
+    its signature: a callee taking a packed state and rules as numba flattens them (hundreds
+    of scalar arguments) keeps them all, and LLVM inlines none of the larger callees.
+    Internal, the copy belongs to this module alone: LLVM drops the arguments a callee never
+    reads and inlines a callee called once (Evolution's greedy games 1.9x faster, the same
+    games: docs/games/evolution.md, "Engines"). The module's own functions (the entry point
+    and its wrappers) keep their linkage."""
+    import llvmlite.binding as ll
+    n = 0
+    for f in module.functions:
+        if not f.is_declaration and f.linkage == ll.Linkage.linkonce_odr:
+            f.linkage = ll.Linkage.internal
+            n += 1
+    return n
+
+
+def _install_internalize() -> None:
+    """Hook `internalize` into numba's final-module optimisation (numba's private
+    CPUCodeLibrary._optimize_final_module), for the modules compiled while a build with
+    internalize=True compiles (tests/core/test_jit.py checks that the hook is still called)."""
+    from numba.core.codegen import CPUCodeLibrary
+    if getattr(CPUCodeLibrary, "_balancelab_internalize", False):
+        return
+    original = CPUCodeLibrary._optimize_final_module
+
+    def _optimize_final_module(self):
+        if getattr(_INTERNALIZING, "on", False):
+            internalize(self._final_module)
+        return original(self)
+
+    CPUCodeLibrary._optimize_final_module = _optimize_final_module
+    CPUCodeLibrary._balancelab_internalize = True
+
+
+_install_internalize()
+
+
+@contextmanager
+def _internalizing(on: bool):
+    """Callees internal in every module compiled while the block runs, if `on`."""
+    old = getattr(_INTERNALIZING, "on", False)
+    _INTERNALIZING.on = old or on
+    try:
+        yield
+    finally:
+        _INTERNALIZING.on = old
+
+
+def cached(dispatcher, where: Path, internalize: bool = False):
     """Turn on numba's on-disk cache of `dispatcher`, in folder `where`; it compiles at
-    COMPILE_OPT. (numba compiles every new signature through the dispatcher's `compile`,
-    from Python and from compiled callers: tests/core/test_jit.py.)"""
+    COMPILE_OPT (and with `internalize`'s linkage if asked). (numba compiles every new
+    signature through the dispatcher's `compile`, from Python and from compiled callers:
+    tests/core/test_jit.py.)"""
     with _cache_dir(where):
         dispatcher.enable_caching()
     plain = dispatcher.compile
 
     def compile(sig):
-        with _opt_level(COMPILE_OPT):
+        with _opt_level(COMPILE_OPT), _internalizing(internalize):
             return plain(sig)
     dispatcher.compile = compile
     return dispatcher
@@ -263,52 +323,99 @@ def address(typingctx, arr):
 
 class GameBuild:
     """The compiled code of one game: every function decorated with `kernel` / `policy` is
-    cached in one folder keyed by `sources` (plus CORE_SOURCES). The first decoration in a
-    process whose folder is not there yet prints `note` on stderr: a real compile follows
-    (a `{seconds}` in it: compile_estimate of the game, its estimated wall time).
+    cached in a folder keyed by the sources it compiles from: `sources` (plus CORE_SOURCES),
+    and with `modules`, for a function in a file outside them (a bot) also its own file and
+    what that file compiles from (`sources_of`: learned from the function, not from a
+    folder's name). The
+    first compile (or cache load) in a process of a folder that was not there yet prints
+    `note` on stderr: a real compile follows (a `{seconds}` in it: compile_estimate of the
+    game, its estimated wall time).
     `nrt=False`: every kernel and policy without numba's reference counting (its private
-    `_nrt`, as Evolution's build: docs/design.md "Compiled engines" 5); such code allocates
-    nothing: its scratch comes packed with the state or from the caller. `policy_sig`: the C
-    signature of its policies (DECIDE_SIG, or DECIDE_PTR_SIG: the frame and data by address).
+    `_nrt`: docs/design.md "Compiled engines" 5); such code allocates nothing: its scratch
+    comes packed with the state or from the caller. `policy_sig`: the C signature of its
+    policies (DECIDE_SIG, or DECIDE_PTR_SIG: the frame and data by address).
     `line_of`: another build of the same game (one engine compiled into two folders, as
     Evolversi's) whose note this one says instead: one line for the game, said by whichever
-    compiles first, so the time it gives is for the whole engine in either order."""
+    compiles first, so the time it gives is for the whole engine in either order.
+    `internalize`: the callees linked into this build's compiled modules are made internal
+    (`internalize`). `modules`: the modules through which a file adds compiled code to this
+    build (its `kernel` decorator's module); given, a function outside `sources` is cached in
+    a folder keyed by its own files too (`sources_of`).
+    `tag`: more text the folder's key is made of (`instance`: the names of the functions a
+    module is specialised on)."""
 
     def __init__(self, game: str, sources, note: str = "", nrt: bool = True, policy_sig=DECIDE_SIG,
-                 line_of: GameBuild | None = None):
+                 line_of: GameBuild | None = None, internalize: bool = False, modules=(), tag: str = ""):
         self.game, self.note, self.nrt, self.policy_sig = game, note, nrt, policy_sig
-        self.line_of = line_of
+        self.line_of, self.internalize, self.modules = line_of, internalize, tuple(modules)
         self.options = {} if nrt else {"_nrt": False}
-        self.folder = folder(game, digest(list(sources) + list(CORE_SOURCES)))
-        # cold or warm as the build is made: numba creates the folder when a kernel's cache
-        # is set up at its decoration, and the note is said later, at the first compile
-        self._cold = not self.folder.is_dir()
-        self._announced = False     # this build's first compile (or cache load) has come
+        self.sources = tuple(sorted({Path(f).resolve() for f in list(sources) + list(CORE_SOURCES)}))
+        self.key = self._key(self.sources, tag)
+        self.folder = folder(game, self.key)
+        # each folder: cold or warm as first seen (numba creates the folder when a kernel's
+        # cache is set up at its decoration, and the note is said later, at the first compile)
+        self._cold = {self.folder: not self.folder.is_dir()}
+        self._announced = set()     # the folders whose first compile (or cache load) has come
         self._said = False          # this build's note is on stderr
+        self._dispatchers = []
 
-    def _announce(self) -> None:
-        if not self._announced and self._cold:
+    @staticmethod
+    def _key(sources, tag: str = "") -> str:
+        key = digest(sources)
+        return hashlib.sha256(f"{key}|{tag}".encode()).hexdigest()[:16] if tag else key
+
+    def sources_of(self, fn) -> list:
+        """The files compiled function `fn` (its Python function) may compile from beyond the
+        build's sources: none for a function of those (or for a build without `modules`, whose
+        sources list every file it compiles), else its own file and the files of its package
+        that can hold compiled code or its constants (bot_sources, with this build's
+        `modules`)."""
+        path = Path(inspect.getfile(fn)).resolve()
+        if path in self.sources or not self.modules:
+            return []
+        module = fn.__module__
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        return sorted({path, *bot_sources(path.parent, package, self.modules)})
+
+    def _folder_for(self, fn) -> Path:
+        """The cache folder of compiled function `fn` (see sources_of)."""
+        extra = self.sources_of(fn)
+        if not extra:
+            return self.folder
+        where = folder(self.game, self._key(self.sources + tuple(extra)))
+        self._cold.setdefault(where, not where.is_dir())
+        return where
+
+    def _announce(self, where: Path) -> None:
+        if where not in self._announced and self._cold.get(where):
             (self.line_of or self)._say()
             prune(self.game)
-        self._announced = True
+        self._announced.add(where)
 
     def _say(self) -> None:
-        if not self._said:
+        if not self._said and self.note:
             note = self.note.format(seconds=compile_estimate(self.game)) if "{seconds}" in self.note else self.note
             print(note, file=sys.stderr, flush=True)
         self._said = True
 
     def kernel(self, f=None, *, inline: bool = False):
-        """njit(nogil) cached in the build's folder; `kernel(inline=True)` for one-liners."""
+        """njit(nogil) cached in the function's folder; `kernel(inline=True)` for one-liners."""
         opts = dict(nogil=True, **self.options)
         if inline:
             opts["inline"] = "always"
 
         def wrap(fn):
-            return self._announcing(cached(njit(**opts)(fn), self.folder))
+            where = self._folder_for(fn)
+            dispatcher = cached(njit(**opts)(fn), where, self.internalize)
+            self._dispatchers.append(dispatcher)
+            return self._announcing(dispatcher, where)
         return wrap(f) if f is not None else wrap
 
-    def _announcing(self, dispatcher):
+    def inline(self, f):
+        """A one-line helper, inlined by numba into its callers."""
+        return self.kernel(f, inline=True)
+
+    def _announcing(self, dispatcher, where: Path):
         """`dispatcher` with the build's note said at its first compile or cache load, not
         at its decoration: importing a game's bots (to list them, or to reject an unknown
         one in one line) compiles nothing and says nothing. numba compiles (or loads) every
@@ -317,21 +424,82 @@ class GameBuild:
         plain = dispatcher.compile
 
         def compile(sig):
-            self._announce()
+            self._announce(where)
             return plain(sig)
         dispatcher.compile = compile
         return dispatcher
 
     def policy(self, f):
         """A seat policy of DECIDE_SIG, compiled as a C-callable function (cached in the
-        build's folder) at its first use, not at its decoration: see `Policy`."""
+        function's folder) at its first use, not at its decoration: see `Policy`."""
         return Policy(self, f)
 
     def compile_policy(self, f):
         """`f` as a cfunc of DECIDE_SIG (cfunc compiles at once, so the folder is set around it)."""
-        self._announce()
-        with _cache_dir(self.folder), _opt_level(COMPILE_OPT):
+        where = self._folder_for(f)
+        self._announce(where)
+        with _cache_dir(where), _opt_level(COMPILE_OPT), _internalizing(self.internalize):
             return cfunc(self.policy_sig, cache=True, **self.options)(f)
+
+    # ------------------------------------------------ a module specialised on compiled functions
+
+    def instance(self, name: str, path: Path, functions, values: dict, note: str = ""):
+        """Module file `path` loaded as a module of its own (`name`_KEY), with `values` as
+        globals and `BUILD`, a build of its own whose folder is keyed by this build's
+        sources, the sources of `functions` (the compiled functions `values` hands it) and
+        their names. numba then compiles the module with those functions as constants: a
+        game's engine with its bots inlined, one module (and cache folder) per set of bots,
+        and no engine edit for a new bot. One module per key and process."""
+        files, names = list(self.sources), []
+        for fn in functions:
+            py = getattr(fn, "py_func", fn)
+            files += self.sources_of(py)
+            names.append(f"{py.__module__}.{py.__qualname__}")
+        build = GameBuild(self.game, files, note, self.nrt, self.policy_sig,
+                          internalize=self.internalize, modules=self.modules, tag="|".join(names))
+        full = f"{name}_{build.key}"
+        mod = sys.modules.get(full)
+        if mod is not None:
+            return mod
+        spec = importlib.util.spec_from_file_location(full, path)
+        mod = importlib.util.module_from_spec(spec)
+        mod.__dict__.update(values, BUILD=build)
+        sys.modules[full] = mod                  # numba resolves globals through the module
+        spec.loader.exec_module(mod)
+        return mod
+
+    # ------------------------------------------------ compiling once, across processes
+
+    def warm(self, run) -> bool:
+        """Call run() (which plays on this build's code): that compiles the build or loads
+        it from the cache. A build not compiled yet is compiled under compile_lock: another
+        process asking for it at the same time waits, then loads it (one compilation, not
+        two, and one note). A process that really compiled (numba's count of cache misses
+        of this build's functions) adds a line to `compile.log` in the build's folder.
+        Returns whether it compiled."""
+        stamp = self.folder / "built"
+        if stamp.exists():
+            self._cold[self.folder] = False
+            return self._timed(run, stamp)
+        with compile_lock(self.folder):
+            self._cold[self.folder] = not stamp.exists()
+            return self._timed(run, stamp)
+
+    def _misses(self) -> int:
+        return sum(sum(d.stats.cache_misses.values()) for d in self._dispatchers)
+
+    def _timed(self, run, stamp: Path) -> bool:
+        before = self._misses()
+        t0 = time.perf_counter()
+        run()
+        seconds = time.perf_counter() - t0
+        compiled = self._misses() > before
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if compiled:
+            with open(self.folder / "compile.log", "a") as f:
+                f.write(f"{os.getpid()} {seconds:.1f}\n")
+        stamp.write_text(f"{seconds:.1f}\n")      # also marks the folder as used
+        return compiled
 
 
 class Policy:

@@ -187,7 +187,7 @@ def make_bot(game: str, name: str, rs=None) -> Bot:
     known = bot_names(game)
     if base == "rollout" and base not in known:
         from simcore.games import get_game
-        from .rollout import missing
+        from simcore.games.protocol import missing_search as missing
         raise UserError(f"bot 'rollout' needs the search protocol, which {game} does not provide yet "
                         f"(missing: {', '.join(missing(get_game(game)))}; docs/rollout.md)", key="bots")
     if base not in known:

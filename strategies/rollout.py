@@ -38,14 +38,13 @@ import numpy as np
 from simcore import rng
 from simcore.errors import UserError
 from simcore.games import GAMES, get_game
+from simcore.games.protocol import missing_search as missing
 
 from .registry import _BOTS, Bot, bot_names, register
 
 HERE = Path(__file__).resolve().parent
 RANKS = ("win", "margin")          # win: win share, then margin (the default); margin: margin first
 DEFAULT_KEYS = ("base", "k", "rank", "source")
-REQUIRED = ("search_kinds", "search_until", "decision_point", "legal_options", "determinize", "branch",
-            "state_outcome")
 
 
 def defaults_file(game: str) -> Path:
@@ -75,11 +74,6 @@ def defaults(game: str) -> dict:
                         key="bots")
     out.update(body)
     return out
-
-
-def missing(game) -> list[str]:
-    """The search protocol's members a game adapter does not provide (protocol.Searchable)."""
-    return [m for m in REQUIRED if not hasattr(game, m)]
 
 
 class Rollout:

@@ -119,6 +119,16 @@ class Game(Protocol):
         without a board."""
 
 
+# The members of Searchable a game adapter must have for a search bot to play it.
+SEARCH_MEMBERS = ("search_kinds", "search_until", "decision_point", "legal_options", "determinize", "branch",
+                  "state_outcome")
+
+
+def missing_search(game) -> list[str]:
+    """The search protocol's members (SEARCH_MEMBERS) a game adapter does not provide."""
+    return [m for m in SEARCH_MEMBERS if not hasattr(game, m)]
+
+
 class Searchable(Protocol):
     """The search protocol (docs/rollout.md): what a game adds to `Game` so that
     search bots (`rollout`) can play it. A game without these members has no `rollout` bot

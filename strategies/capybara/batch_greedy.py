@@ -27,8 +27,10 @@ from simcore.games.capybara.jit import kernel, policy
 from simcore.games.capybara.state import (G_DTOP, G_GAME, G_TURN, O_CTX, O_DCNT, O_DECK, O_HAND, O_LOCK_N, O_OPTS, O_OPTS2, O_SFAT,
                                           O_SLOT, O_SUP, O_TFAT, O_TMP, O_TOK, O_TOK2, R_DBL_FACTOR, R_DISCARD_PLACE, R_M, R_N, R_OPENING,
                                           R_L, R_P, O_SCRIPT, T_CCOL, T_CEFF, T_CNAME)
-from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, evaluate, leader, mult, symbol, sim_take,
+from simcore.games.capybara.table import (apply_tokens, seat_after, banned_for, leader, mult, symbol, sim_take,
                                           targets, to_sim)
+
+from .batch_evaluation import evaluate
 
 # The weights (weights/default.toml, or the file of `greedy:weights=FILE`) ride in the seat's
 # script rows after row 0 ([mode, ent]), in default.toml's order: read at run time, so a

@@ -103,14 +103,31 @@ class Script:
         if self.then:
             from . import script_then
             return BatchPolicy(getattr(script_then, f"script_then_{self.then}_policy"),
-                               script_then.script_rows(self.then, rows))
+                               script_rows(self.then, rows))
         return BatchPolicy(script_policy, rows)
 
     def reference(self, rs, seat):
         if self.then:
             from ..script import ScriptThenBot
-            from .script_then import WEIGHTED, fallback_bot
+            from .script_then import WEIGHTED
             then = fallback_bot(self.then).reference(rs, seat) if self.then in WEIGHTED else \
                 _reference(self.then, rs, seat)
             return ScriptThenBot(seat, self.choices, then)
         return _reference("script", rs, seat, choices=self.choices)
+
+
+def script_rows(then: str, rows: list) -> list:
+    """The batch face's script rows of a script falling back to `then`: a greedy-kernel bot's
+    own rows (the registered bot's weights: greedy's default.toml, trained's trained.toml, as
+    the reference face's) before the choices."""
+    from .script_then import GREEDY_HEAD, WEIGHTED
+    if then not in WEIGHTED:
+        return rows
+    head = greedy_script(fallback_bot(then)._weights())
+    assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
+    return head + rows
+
+
+def fallback_bot(then: str):
+    """The registered greedy-kernel bot (greedy or trained) a script falls back to."""
+    return {"greedy": Greedy, "trained": Trained}[then]()

@@ -53,21 +53,3 @@ script_then_trained_policy = script_then_greedy_policy   # its weights come in t
 def script_then_random_policy(g, rk, kind, seat, n, h):
     c = scripted(g, rk, kind, seat, 0)
     return c if c >= 0 else below(h, n)
-
-
-def script_rows(then: str, rows: list) -> list:
-    """The batch face's script rows of a script falling back to `then`: a greedy-kernel bot's
-    own rows (the registered bot's weights: greedy's default.toml, trained's trained.toml, as
-    the reference face's) before the choices."""
-    if then not in WEIGHTED:
-        return rows
-    from .registered import greedy_script
-    head = greedy_script(fallback_bot(then)._weights())
-    assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
-    return head + rows
-
-
-def fallback_bot(then: str):
-    """The registered greedy-kernel bot (greedy or trained) a script falls back to."""
-    from .registered import Greedy, Trained
-    return {"greedy": Greedy, "trained": Trained}[then]()

@@ -1,6 +1,6 @@
 """Compiled (batch) forms of the evo bots: C-callable policies of
 simcore/games/evo/decisions.py's interface, handed to the batch engine per seat.
-`batch_policy(name, rs, **options)` is what a registered bot's `batch(rs)` returns;
+`registered.batch_policy(name, rs, **options)` picks one for a registered bot's `batch(rs)`;
 greedy's compiled form is batch_greedy.py."""
 from __future__ import annotations
 
@@ -58,17 +58,3 @@ def _script_rows(choices) -> list[tuple[int, int]]:
                             f"\"option\": int >= 0}}, got {c!r}", key="choices")
         rows.append((DECISIONS.index(kind), option))
     return rows
-
-
-def batch_policy(name: str, rs, **options) -> BatchPolicy:
-    """The compiled policy of bot `name` ("random", "greedy", "script" with `choices`)."""
-    if name == "random":
-        return BatchPolicy(random_policy)
-    if name == "greedy":            # the default weights (registered.Greedy takes a file)
-        from ..weights import load
-        from .batch_greedy import greedy_policy
-        from .registered import greedy_script
-        return BatchPolicy(greedy_policy, greedy_script(load("evo")))
-    if name == "script":
-        return BatchPolicy(script_policy, _script_rows(options.get("choices")))
-    raise UserError(f"unknown evo bot {name!r}; batch bots: random, greedy, script", key="bots")

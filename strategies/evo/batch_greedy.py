@@ -24,7 +24,7 @@ from simcore.games.evo.jit import kernel, policy
 from simcore.games.evo.schema import GENE_EFFECTS
 from simcore.games.evo.state import (G_INFO, G_PILE_N, G_PILE_TOP, G_SECTOR, G_TOKEN_SHIFT, O_COUNT,
                                      O_FRENZY, O_LAB_GENE, O_OPTS, O_OWNER, O_PILE, O_PTMP, O_SCRIPT,
-                                     O_TRAIT, PTMP_MEMO_KEY, R_CAP,
+                                     O_TRAIT, PMEM_HEAD, R_CAP,
                                      R_DEG, R_F, R_L, R_MAX_BID, R_MIN_COST, R_NSH, R_P, R_S, R_T, R_Z, X_CLKIND,
                                      X_CLSHIFT, X_FATT, X_FBABY, X_FNEED, X_GAMT, X_GEFF, X_IDIST, X_NB,
                                      X_NBN, X_PSH, X_TERR, X_WHEEL)
@@ -93,7 +93,8 @@ def value(g, rk, s, ahead, z):
     return v
 
 
-# The memo: per seat, in the policies' scratch (O_PTMP, state.py sizes it), the key words
+# The memo: per seat, in the policies' memory (the start of O_PTMP: state.PMEM_HEAD words and
+# one per zone, kept through a game), the key words in the head
 # [sector + 1, sector ahead, thermo, fur] (every input of `value` but the seat's weights and
 # the tables, fixed during a game), then one value per zone (all filled when the key changes). A cleared
 # scratch (setup, a loaded state) never matches a key (sector + 1 >= 1). Within a round the
@@ -104,13 +105,13 @@ _UNSET = _NEG
 @kernel(inline=True)
 def scores_at(rk):
     """Where the options' scores go: after every seat's memo in the policies' scratch."""
-    return rk[O_PTMP] + rk[R_P] * (PTMP_MEMO_KEY + rk[R_Z])
+    return rk[O_PTMP] + rk[R_P] * (PMEM_HEAD + rk[R_Z])
 
 @kernel
 def memo(g, rk, s, ahead):
     """Where seat s's memoised zone values start; cleared first if their key changed."""
     Z = rk[R_Z]
-    at = rk[O_PTMP] + s * (PTMP_MEMO_KEY + Z)
+    at = rk[O_PTMP] + s * (PMEM_HEAD + Z)
     sector = g[G_SECTOR]
     thermo, fur = g[rk[O_TRAIT] + s * N_TRAITS + T_THERMO], g[rk[O_TRAIT] + s * N_TRAITS + T_FUR]
     if g[at] != sector + 1 or g[at + 1] != ahead or g[at + 2] != thermo or g[at + 3] != fur:
@@ -131,10 +132,10 @@ def memo(g, rk, s, ahead):
                 cl = rk[wheel + ahead * T + t]
                 v += 2 if cl == IDEAL else (1 if (cl == HOT and th) or (cl == COLD and fu) else 0)
             g[base + t] = v
-        vals = at + PTMP_MEMO_KEY
+        vals = at + PMEM_HEAD
         for z in range(Z):
             set_word(g, vals + z, word(g, base + word(rk, terr + z)) - w_now * min(cap, word(rk, idist + z)))
-    return at + PTMP_MEMO_KEY
+    return at + PMEM_HEAD
 
 
 @kernel

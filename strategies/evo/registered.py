@@ -19,7 +19,6 @@ def _reference(name, rs, seat, **options):
 
 
 def _batch(name, rs, **options):
-    from .batch_bots import batch_policy
     return batch_policy(name, rs, **options)
 
 
@@ -86,7 +85,7 @@ class Script:
             from . import script_then
             from .batch_bots import BatchPolicy, _script_rows
             return BatchPolicy(getattr(script_then, f"script_then_{self.then}_policy"),
-                               script_then.script_rows(self.then, _script_rows(self.choices)))
+                               script_then_rows(self.then, _script_rows(self.choices)))
         return _batch("script", rs, choices=self.choices)
 
     def reference(self, rs, seat):
@@ -94,3 +93,29 @@ class Script:
             from ..script import ScriptThenBot
             return ScriptThenBot(seat, self.choices, _reference(self.then, rs, seat))
         return _reference("script", rs, seat, choices=self.choices)
+
+
+def batch_policy(name: str, rs, **options):
+    """The compiled policy of bot `name` ("random", "greedy", "script" with `choices`)."""
+    from .batch_bots import BatchPolicy, _script_rows, random_policy, script_policy
+    if name == "random":
+        return BatchPolicy(random_policy)
+    if name == "greedy":            # the default weights (registered.Greedy takes a file)
+        from ..weights import load
+        from .batch_greedy import greedy_policy
+        return BatchPolicy(greedy_policy, greedy_script(load("evo")))
+    if name == "script":
+        return BatchPolicy(script_policy, _script_rows(options.get("choices")))
+    raise UserError(f"unknown evo bot {name!r}; batch bots: random, greedy, script", key="bots")
+
+
+def script_then_rows(then: str, rows: list) -> list:
+    """The batch face's script rows of a script falling back to `then`: greedy's own rows
+    (its default weights, as the reference face's greedy) before the choices."""
+    if then != "greedy":
+        return rows
+    from ..weights import load
+    from .script_then import GREEDY_HEAD
+    head = greedy_script(load("evo", None))
+    assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
+    return head + rows

@@ -50,15 +50,3 @@ def script_then_greedy_policy(g, rk, kind, seat, n, h):
 def script_then_random_policy(g, rk, kind, seat, n, h):
     c = scripted(g, rk, kind, seat, 0)
     return c if c >= 0 else below(h, n)
-
-
-def script_rows(then: str, rows: list) -> list:
-    """The batch face's script rows of a script falling back to `then`: greedy's own rows
-    (its default weights, as the reference face's greedy) before the choices."""
-    if then != "greedy":
-        return rows
-    from ..weights import load
-    from .registered import greedy_script
-    head = greedy_script(load("evo", None))
-    assert len(head) == GREEDY_HEAD, "greedy's script rows changed size: update GREEDY_HEAD"
-    return head + rows

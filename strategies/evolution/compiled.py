@@ -1,6 +1,6 @@
 """Compiled (numba) forms of the Evolution bots greedy, silly and random.
 
-Each bot's batch face is a `Policy` (simcore/games/evolution/build.py) of three compiled
+Each bot's batch face is a `Policy` (simcore/games/evolution/decisions.py) of three compiled
 functions the engine calls for game `b` of a packed batch (`a`: packed.Arr, `rk`:
 packed.RK, see simcore/games/evolution/packed.py); `mem` is the seat's memory row (greedy's
 [mode, trait, weights...], see below; unused by the others):
@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.build import Policy, inline, kernel
+from simcore.games.evolution.decisions import Policy
+from simcore.games.evolution.jit import inline, kernel
 from simcore.games.evolution.addresses import BOT_FEED, BOT_FOOD_CARD, BOT_PLAY
 from simcore.games.evolution.packed import (ATTACK, BODY, INTEL, NEW, POP, STORE, TRAIT, VEG,
                                             below, has, key_add, key_start)
@@ -33,7 +34,7 @@ from simcore.games.evolution.traits import CARNIVORE, FAT_TISSUE, HORNS, INTELLI
 from simcore.rng import BOT as BOT_STREAM
 
 # ---------------------------------------------------------------- greedy's memory row
-# A greedy seat's memory row (build.Policy.memory, read at run time: neither a restriction
+# A greedy seat's memory row (decisions.Policy.memory, read at run time: neither a restriction
 # nor a weights file compiles anything): [mode, trait] for restricted play (
 # PLAIN, -1 unrestricted), then the weights of weights/default.toml (or `greedy:weights=FILE`)
 # in that file's order: a score pair per trait, then the plan's thresholds.

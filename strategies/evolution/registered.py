@@ -1,7 +1,7 @@
 """The Evolution bots, registered by name (strategies.registry).
 
 Each hands the reference engine its Python form and the compiled batch engine its
-compiled form (a simcore.games.evolution.build.Policy, compiled.py); both make the same
+compiled form (a simcore.games.evolution.decisions.Policy, compiled.py); both make the same
 decisions (tests/evolution/test_compiled_bots.py).
 """
 from __future__ import annotations

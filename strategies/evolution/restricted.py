@@ -8,7 +8,7 @@ restriction changes.
 """
 from __future__ import annotations
 
-from simcore.games.evolution.build import Policy
+from simcore.games.evolution.decisions import Policy
 
 from . import compiled as C
 from .greedy import Greedy as _Reference

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.errors import UserError
-from simcore.games.evolution.build import Policy, kernel
+from simcore.games.evolution.decisions import Policy
+from simcore.games.evolution.jit import kernel
 
 from ..registry import register
 

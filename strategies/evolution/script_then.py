@@ -7,17 +7,18 @@ else: its food cards, its card plays, and its feeding choices after the scripted
 plain script plays no card and forgoes once its choices run out; these go on as the base
 bot would.
 
-Batch face: the seat's memory row (build.Policy.memory) is the base bot's own row first
+Batch face: the seat's memory row (decisions.Policy.memory) is the base bot's own row first
 (greedy reads its [mode, trait, weights...] from the start of the row: compiled.py), then
 the script's [feeds used, feeds, food cards used, food cards, food indices..., feed
-indices...] (build.Policy's `script_at`). The feed indices come last, so that a search
+indices...] (decisions.Policy's `script_at`). The feed indices come last, so that a search
 (simcore/games/evolution/branch.py) appends its forced option as the seat's next feed choice.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.build import FEED_POS, FOOD_POS, LISTS, N_FEED, N_FOOD, Policy, kernel
+from simcore.games.evolution.decisions import FEED_POS, FOOD_POS, LISTS, N_FEED, N_FOOD, Policy
+from simcore.games.evolution.jit import kernel
 
 from . import compiled as C
 from .greedy import Greedy

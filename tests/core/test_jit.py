@@ -4,8 +4,12 @@ so once on stderr, a warm one is silent; and the compiled random streams (rng_ji
 rng.py's, bit for bit."""
 from __future__ import annotations
 
+from collections import namedtuple
+from pathlib import Path
+
 import numpy as np
 import pytest
+from numba import njit
 
 from simcore import jit, rng
 from simcore.games.capybara import jit as capybara_jit
@@ -24,17 +28,16 @@ def test_an_edit_of_any_source_moves_the_build_to_another_folder(tmp_path, monke
     assert before.parent == tmp_path / "cache" / "numba" and before.name.startswith("toy-")
 
 
-def test_every_game_build_is_keyed_by_its_package_its_bots_and_simcores_shared_sources():
+def test_every_game_build_is_keyed_by_its_package_and_simcores_shared_sources_no_bot_by_path():
+    from simcore.games.evolversi import jit as evolversi_jit
     assert {(f.parent.name, f.name) for f in jit.CORE_SOURCES} == {
         ("simcore", "jit.py"), ("simcore", "rng.py"), ("simcore", "rng_jit.py")}
     games = jit.TREE / "simcore" / "games"
-    bots = jit.TREE / "strategies"
-    capybara = jit.python_files(games / "capybara") + jit.bot_sources(
-        bots / "capybara", "strategies.capybara", ("simcore.games.capybara.jit",))
-    evo = jit.python_files(games / "evo", skip=evo_jit._never_compiled) + jit.bot_sources(
-        bots / "evo", "strategies.evo", ("simcore.games.evo.jit",))
-    for build, sources in ((capybara_jit.BUILD, capybara), (evo_jit.BUILD, evo)):
-        assert any(f.parent.parent.name == "strategies" for f in sources)       # its bots too
+    capybara = jit.python_files(games / "capybara")
+    evo = jit.python_files(games / "evo", skip=evo_jit._never_compiled)
+    evolversi = jit.python_files(games / "evolversi")
+    for build, sources in ((capybara_jit.BUILD, capybara), (evo_jit.BUILD, evo), (evolversi_jit.BUILD, evolversi)):
+        assert not any("strategies" in f.parts for f in build.sources)     # a bot keys its own folder
         assert build.folder.name == f"{build.game}-{jit.digest(sources + list(jit.CORE_SOURCES))}"
         assert build.folder.name != f"{build.game}-{jit.digest(sources)}"
 
@@ -144,17 +147,15 @@ def test_a_build_compiles_at_its_opt_level_and_leaves_numbas_own(tmp_path, monke
 
 def test_every_game_has_a_measured_cold_compile_and_its_line_says_it(tmp_path, monkeypatch):
     from simcore.games import GAMES
-    from simcore.games.evolution import build as evolution_build
+    from simcore.games.evolution import jit as evolution_jit
     from simcore.games.evolversi import jit as evolversi_jit
     assert set(GAMES) <= set(jit.COLD_COMPILE_SECONDS)
-    for build in (capybara_jit.BUILD, evo_jit.BUILD, evolversi_jit.BUILD):
-        assert "{seconds}" in build.note
+    for note in (capybara_jit.BUILD.note, evo_jit.BUILD.note, evolversi_jit.BUILD.note, evolution_jit.NOTE):
+        assert "{seconds}" in note
     assert evolversi_jit.TURN_BUILD.line_of is evolversi_jit.BUILD   # its second folder says the same line
     assert 0 < jit.speed_probe() < 5     # a loop of 200,000 steps: hundredths of a second
-    # Evolution's line: the last compile here once there is one, else the scaled figure
-    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(jit, "speed_probe", lambda: 2 * jit.PROBE_SECONDS)
-    assert evolution_build.last_compile_seconds() == round(2 * jit.COLD_COMPILE_SECONDS["evolution"])
+    assert jit.compile_estimate("evolution") == round(2 * jit.COLD_COMPILE_SECONDS["evolution"])
 
 
 def test_decorating_compiles_and_says_nothing_the_first_use_does(tmp_path, monkeypatch, capsys):
@@ -221,7 +222,7 @@ def test_capybaras_build_compiles_without_reference_counting():
     """Capybara's kernels and policies pass the game's int64 arrays through many small calls:
     with numba's reference counting each call cost an atomic incref/decref pair per array,
     half of the greedy games' CPU. The build turns it off (numba's private
-    `_nrt=False`, whose meaning tests/evolution/test_build.py pins against the LLVM)."""
+    `_nrt=False`, whose meaning a test below pins against the LLVM)."""
     from simcore.games.capybara.turn import play_games
     from strategies.capybara.batch_bots import random_policy
     from strategies.capybara.batch_greedy import greedy_policy
@@ -264,16 +265,11 @@ def test_every_compiled_bot_function_lies_in_its_games_build_key():
     define is in a file its build is keyed by, so an edit to it recompiles."""
     import importlib
     import inspect
-    from pathlib import Path
     from numba.core.registry import CPUDispatcher
-    from simcore.games.evolution import build as evolution_build
-    keyed = {"capybara": set(jit.python_files(jit.TREE / "simcore" / "games" / "capybara"))
-             | set(jit.bot_sources(jit.TREE / "strategies" / "capybara", "strategies.capybara",
-                                   ("simcore.games.capybara.jit",))),
-             "evo": set(jit.bot_sources(jit.TREE / "strategies" / "evo", "strategies.evo",
-                                        ("simcore.games.evo.jit",))),
-             "evolversi": set(jit.bot_sources(jit.TREE / "strategies" / "evolversi", "strategies.evolversi",
-                                              ("simcore.games.evolversi.jit",)))}
+    from simcore.games.evolution import jit as evolution_jit
+    from simcore.games.evolversi import jit as evolversi_jit
+    builds = {"capybara": [capybara_jit.BUILD], "evo": [evo_jit.BUILD], "evolution": [evolution_jit.BUILD],
+              "evolversi": [evolversi_jit.BUILD, evolversi_jit.TURN_BUILD]}
     found = {}
     for game in ("capybara", "evo", "evolution", "evolversi"):
         folder = jit.TREE / "strategies" / game
@@ -287,8 +283,92 @@ def test_every_compiled_bot_function_lies_in_its_games_build_key():
                 if path.parent != folder:
                     continue
                 found[game] = found.get(game, 0) + 1
-                if game == "evolution":
-                    assert path in evolution_build._sources_of(py), (game, py.__qualname__)
-                else:
-                    assert path in keyed[game], (game, py.__qualname__)
+                # keyed by its own files (GameBuild.sources_of), learned from the function
+                build = obj.build if isinstance(obj, jit.Policy) else builds[game][0]
+                extra = tuple(build.sources_of(py))
+                assert path in extra, (game, py.__qualname__)
+                if isinstance(obj, CPUDispatcher):         # cached where its files say
+                    where = {jit.folder(b.game, b._key(b.sources + extra)) for b in builds[game]}
+                    assert Path(obj._cache._cache_path).parent in where, (game, py.__qualname__)
     assert set(found) == {"capybara", "evo", "evolution", "evolversi"} and min(found.values()) >= 2
+
+
+Pair = namedtuple("Pair", "x y")
+
+
+def _sum_fields(a, i):
+    return a.x[i] + a.y[i]
+
+
+def test_nrt_false_compiles_array_field_reads_without_reference_counting(tmp_path, monkeypatch):
+    """GameBuild(nrt=False) relies on numba's private `_nrt=False`: reading an array field of a
+    tuple of arrays then costs no atomic reference count. If a numba upgrade drops or
+    changes the option, this fails loudly (and kernels would be slow or crash)."""
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "rules.py"
+    src.write_text("x = 1\n")
+    build = jit.GameBuild("toy", [src], nrt=False)
+    a = Pair(np.arange(4), np.arange(4))
+    kernel = build.kernel(_sum_fields)
+    assert kernel(a, 2) == 4
+    assert kernel.targetoptions["_nrt"] is False
+    # the build caches its code, and numba cannot inspect cached code ("Inspection disabled
+    # for cached code"): compile the same function with the same options, uncached, to read
+    # its LLVM IR.
+    plain = njit(_sum_fields)
+    lean = njit(**build.options)(_sum_fields)
+    assert plain(a, 2) == lean(a, 2) == 4
+    ir_plain = plain.inspect_llvm(plain.signatures[0])
+    ir_lean = lean.inspect_llvm(lean.signatures[0])
+    assert "_sum_fields" in ir_lean, "no IR for the function: the check below would mean nothing"
+    assert "NRT_decref" in ir_plain or "NRT_incref" in ir_plain, \
+        "numba no longer reference-counts here: check what _nrt=False means now"
+    assert "NRT_incref" not in ir_lean and "NRT_decref" not in ir_lean
+
+
+_LINKED = """
+define linkonce_odr i64 @"_ZN4toy5rules4ruleB2v1E"(i64 %x) {
+  ret i64 %x
+}
+define i64 @"_ZN4toy6engine5entryB2v2E"(i64 %x) {
+  %r = call i64 @"_ZN4toy5rules4ruleB2v1E"(i64 %x)
+  ret i64 %r
+}
+"""
+
+
+def test_internalize_makes_linked_callees_internal_and_keeps_the_modules_own_functions():
+    """jit.internalize: the linked-in (linkonce_odr) callees become internal, so LLVM may
+    inline them and drop their unused arguments; the module's own functions keep their linkage."""
+    import llvmlite.binding as ll
+    mod = ll.parse_assembly(_LINKED)
+    assert jit.internalize(mod) == 1
+    linkage = {("rule" if "4rule" in f.name else "entry"): f.linkage for f in mod.functions}
+    assert linkage == {"rule": ll.Linkage.internal, "entry": ll.Linkage.external}
+    assert jit.internalize(mod) == 0                # nothing linkonce_odr is left
+
+
+def _add_one(x):
+    return x + 1
+
+
+def _add_two(x):
+    return x + 2
+
+
+def test_the_internalize_hook_runs_for_a_build_that_asks_for_it_and_only_then(tmp_path, monkeypatch):
+    """If a numba upgrade renames or stops calling CPUCodeLibrary._optimize_final_module,
+    the hook would silently do nothing (and Evolution's engine be about half as fast): fail
+    here. A build without internalize=True (Capybara, Evo, Evolversi) is left as numba makes it."""
+    from numba.core.codegen import CPUCodeLibrary
+    monkeypatch.setenv("BALANCELAB_CACHE_DIR", str(tmp_path / "cache"))
+    assert getattr(CPUCodeLibrary, "_balancelab_internalize", False)
+    seen = []
+    monkeypatch.setattr(jit, "internalize", lambda module: seen.append(module) or 0)
+    src = tmp_path / "rules.py"
+    src.write_text("x = 1\n")
+    plain = jit.GameBuild("toy", [src]).kernel(_add_one)
+    assert plain(1) == 2 and not seen
+    lean = jit.GameBuild("toy2", [src], internalize=True).kernel(_add_two)
+    assert lean(1) == 3
+    assert seen, "numba optimised a final module of an internalize=True build without jit.internalize"

@@ -83,8 +83,8 @@ def _engine_signatures(game) -> int:
         from simcore.games.capybara.turn import play_games
         return len(play_games.signatures)
     if game == "evolution":
-        from simcore.games.evolution import build
-        return sum(1 + len(m.rounds.signatures) for m in build._ENGINES.values())    # builds, versions
+        from simcore.games.evolution import jit as evolution_jit
+        return sum(1 + len(m.rounds.signatures) for m in evolution_jit._ENGINES.values())    # builds, versions
     if game == "evo":
         from simcore.games.evo.batch_game import play_games
         return len(play_games.signatures)

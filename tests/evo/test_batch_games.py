@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from simcore.games.evo import rules
 from simcore.games.evo.schema import GAME_DATA
 from simcore.games.evo.state import max_rounds
-from strategies.evo.batch_bots import batch_policy
+from strategies.evo.registered import batch_policy
 
 RS = GAME_DATA.load()
 KEYS = ("score", "winner", "rounds", "end_reason", "won", "dinosaurs", "sector", "attacks", "kills", "births",

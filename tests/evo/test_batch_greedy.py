@@ -4,7 +4,7 @@ removes its least valuable dinosaur."""
 from simcore.games.evo import rules
 from simcore.games.evo.maps import load_map
 from simcore.games.evo.schema import GAME_DATA
-from strategies.evo.batch_bots import batch_policy
+from strategies.evo.registered import batch_policy
 
 RS = GAME_DATA.load()
 Z = load_map(RS, 2).names

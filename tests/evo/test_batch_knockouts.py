@@ -4,7 +4,7 @@ at least 2 horns; `killer-babies-ignore-floor` lets babies land on a protected c
 from simcore.games.evo import rules
 from simcore.games.evo.maps import load_map
 from simcore.games.evo.schema import GAME_DATA
-from strategies.evo.batch_bots import batch_policy
+from strategies.evo.registered import batch_policy
 
 DEFAULT = GAME_DATA.load()
 Z = load_map(DEFAULT, 2).names

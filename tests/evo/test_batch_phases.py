@@ -9,7 +9,7 @@ from simcore.errors import UserError
 from simcore.games.evo import rules
 from simcore.games.evo.maps import load_map
 from simcore.games.evo.schema import GAME_DATA
-from strategies.evo.batch_bots import batch_policy
+from strategies.evo.registered import batch_policy
 
 RS = GAME_DATA.load()
 MAP2 = load_map(RS, 2)

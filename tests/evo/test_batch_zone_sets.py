@@ -16,7 +16,7 @@ from simcore.games.evo.batch_board import birth_options, move_options
 from simcore.games.evo.codes import M_ATTACK, M_FLIPPERS, M_STEP, M_STOP, M_WINGS
 from simcore.games.evo.schema import GAME_DATA
 from simcore.games.evo.state import O_OPTS
-from strategies.evo.batch_bots import batch_policy
+from strategies.evo.registered import batch_policy
 from simcore.games import get_game
 from strategies.registry import make_bots
 from tests.games.kit import outcome_row

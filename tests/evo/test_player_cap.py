@@ -5,7 +5,7 @@ import pytest
 from simcore.errors import UserError
 from simcore.games.evo import maps, rules
 from simcore.games.evo.schema import GAME_DATA
-from strategies.evo.batch_bots import batch_policy
+from strategies.evo.registered import batch_policy
 
 
 @pytest.mark.parametrize("cap", [3, 4, 5])

@@ -1,7 +1,7 @@
 """A test-only Evolution bot for the planted decoy (test_evolution_planted_impact.py): greedy,
 except that a seat alone with the most food in its bag plays an Ambush card as its trait.
 
-Compiled like the shipped bots (a build.Policy of three kernels the engine receives): greedy's
+Compiled like the shipped bots (a decisions.Policy of three kernels the engine receives): greedy's
 food card and feeding, and greedy's card plan with one change. When the seat leads (its bag
 holds strictly more food than every other seat's), the trait greedy would add to a species is
 replaced by an Ambush card from its hand (one not used by another action of the plan, on a
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.build import Policy, kernel
+from simcore.games.evolution.decisions import Policy
+from simcore.games.evolution.jit import kernel
 from simcore.games.evolution.packed import TRAIT
 from simcore.games.evolution.traits import AMBUSH
 from strategies.evolution.compiled import GREEDY, _greedy_feed, _greedy_food, greedy_plan

@@ -1,6 +1,7 @@
-"""How the compiled engine is built (simcore/games/evolution/build.py): bots handed in from
-strategies/, the source-hash cache, one compilation before the workers fan out, and the
-private numba option it relies on.
+"""How Evolution's compiled engine is built (simcore/games/evolution/jit.py on
+simcore.jit.GameBuild): bots handed in from strategies/ and inlined, one engine module per
+set of bots, the source-hash cache, one compilation before the workers fan out. (The
+private numba options the build relies on are pinned in tests/core/test_jit.py.)
 
 The tests that compile a new engine (a new bot, edited sources, a cold cache) take minutes
 on a cold cache: they are marked slow.
@@ -12,96 +13,31 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 
-from simcore.games.evolution import build
+from simcore.games.evolution import jit as evolution_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# ---------------------------------------------------------------- the private option
-
-Pair = namedtuple("Pair", "x y")
-
-
-def _sum_fields(a, i):
-    return a.x[i] + a.y[i]
-
-
-def test_nrt_false_compiles_array_field_reads_without_reference_counting():
-    """build.kernel relies on numba's private `_nrt=False`: reading an array field of a
-    tuple of arrays then costs no atomic reference count. If a numba upgrade drops or
-    changes the option, this fails loudly (and kernels would be slow or crash)."""
-    a = Pair(np.arange(4), np.arange(4))
-    kernel = build.kernel(_sum_fields)
-    assert kernel(a, 2) == 4
-    assert kernel.targetoptions == {**kernel.targetoptions, **build.kernel_options()}
-    # build.kernel caches its code, and numba cannot inspect cached code ("Inspection disabled
-    # for cached code"): compile the same function with the same options, uncached, to read
-    # its LLVM IR.
-    plain = njit(_sum_fields)
-    lean = njit(**build.kernel_options())(_sum_fields)
-    assert plain(a, 2) == lean(a, 2) == 4
-    ir_plain = plain.inspect_llvm(plain.signatures[0])
-    ir_lean = lean.inspect_llvm(lean.signatures[0])
-    assert "_sum_fields" in ir_lean, "no IR for the function: the check below would mean nothing"
-    assert "NRT_decref" in ir_plain or "NRT_incref" in ir_plain, \
-        "numba no longer reference-counts here: check what _nrt=False means now"
-    assert "NRT_incref" not in ir_lean and "NRT_decref" not in ir_lean
-
-
-
-_LINKED = """
-define linkonce_odr i64 @"_ZN7simcore5games9evolution7kernels4ruleB2v1E"(i64 %x) {
-  ret i64 %x
-}
-define i64 @"_ZN7simcore5games9evolution6engine5entryB2v2E"(i64 %x) {
-  %r = call i64 @"_ZN7simcore5games9evolution7kernels4ruleB2v1E"(i64 %x)
-  ret i64 %r
-}
-"""
-
-
-def test_callees_linked_into_evolution_code_are_made_internal():
-    """build._internalize (hooked into numba's private final-module optimisation): in a
-    module of Evolution's code the linked-in (linkonce_odr) callees become internal, so LLVM
-    may inline them and drop their unused arguments; the module's own functions keep their
-    linkage, and a module holding no Evolution code is left alone."""
-    import llvmlite.binding as ll
-    mod = ll.parse_assembly(_LINKED)
-    assert build._internalize(mod) == 1
-    linkage = {f.name.split("evolution")[1][:12]: f.linkage for f in mod.functions}
-    assert linkage == {"7kernels4rul": ll.Linkage.internal, "6engine5entr": ll.Linkage.external}
-    other = ll.parse_assembly(_LINKED.replace("9evolution", "8capybara"))
-    assert build._internalize(other) == 0
-    assert all(f.linkage != ll.Linkage.internal for f in other.functions)
-
-
-def test_the_internalize_hook_runs_when_numba_optimises_a_final_module(monkeypatch):
-    """If a numba upgrade renames or stops calling CPUCodeLibrary._optimize_final_module,
-    the hook would silently do nothing (and the engine be about half as fast): fail here."""
-    from numba.core.codegen import CPUCodeLibrary
-    assert getattr(CPUCodeLibrary, "_evolution_internalize", False)
-    seen = []
-    monkeypatch.setattr(build, "_internalize", lambda module: seen.append(module) or 0)
-    f = njit(lambda x: x + 1)                 # uncached: compiled here
-    assert f(1) == 2
-    assert seen, "numba optimised a final module without calling build._internalize"
-
-def test_the_cache_folder_is_named_by_every_engine_source_and_the_numba_version(tmp_path):
-    src = tmp_path / "a.py"
-    src.write_text("x = 1\n")
-    before = build._digest([src])
-    src.write_text("x = 2\n")
-    assert build._digest([src]) != before
-    assert all(Path(f).exists() for f in build.ENGINE_SOURCES)
-    names = {Path(f).name for f in build.ENGINE_SOURCES}
+def test_the_engine_build_is_keyed_by_the_engine_sources_and_each_bot_set_by_its_bots():
+    build = evolution_jit.BUILD
+    assert all(Path(f).exists() for f in build.sources)
+    names = {Path(f).name for f in build.sources}
     assert {"kernels.py", "engine.py", "packed.py", "traits.py", "addresses.py", "rng.py"} <= names
+    assert not any("strategies" in Path(f).parts for f in build.sources)     # no bot by path
+    from strategies.registry import make_bots
+    from simcore.games.evolution.adapter import GAME
+    rs = GAME.data.load("default")
+    greedy = evolution_jit.engine_for([b.batch_policy(rs) for b in make_bots("evolution", "greedy", 2)])
+    mixed = evolution_jit.engine_for([b.batch_policy(rs) for b in make_bots("evolution", "greedy,silly", 2)])
+    assert greedy is not mixed and greedy.BUILD.folder != mixed.BUILD.folder != build.folder
+    compiled = ROOT / "strategies" / "evolution" / "compiled.py"
+    assert compiled.resolve() in greedy.BUILD.sources             # learned from the bot's functions
+    assert evolution_jit.engine_for([b.batch_policy(rs) for b in make_bots("evolution", "greedy", 2)]) is greedy
 
 
 def test_no_module_under_simcore_imports_strategies():
@@ -117,7 +53,8 @@ NEW_BOT = '''
 feeding option (an attack before plant food, where both are on offer)."""
 import numpy as np
 
-from simcore.games.evolution.build import Policy, kernel
+from simcore.games.evolution.decisions import Policy
+from simcore.games.evolution.jit import kernel
 from strategies.registry import register
 
 
@@ -228,7 +165,7 @@ def _compilations(cache: Path) -> int:
 def test_two_processes_compile_a_cold_build_once_and_an_edit_of_a_bot_elsewhere_recompiles(tmp_path):
     """The engine inlines the bots (strategies/evolution/compiled.py): numba alone would
     keep running the old compiled bot; here the cache folder follows every source.
-    The first build is asked for by two processes at once: build.warm compiles a cold build
+    The first build is asked for by two processes at once: GameBuild.warm compiles a cold build
     under simcore.jit.compile_lock, so one compiles and the other waits and loads it (two
     test workers reaching one build share one compilation)."""
     src, cache = tmp_path / "src", tmp_path / "cache"

@@ -70,7 +70,7 @@ def leader_bot():
 def test_decoy_is_associated_but_not_causal(tmp_path, leader_bot):
     """Ambush knocked out from the start (active = 0: the cards are dealt, held and played as
     before, the trait does nothing), played only by a seat alone with the most food in its bag
-    (tests/evolution/planted_decoy_bot.py: a compiled build.Policy; greedy never plays Ambush),
+    (tests/evolution/planted_decoy_bot.py: a compiled decisions.Policy; greedy never plays Ambush),
     4 players, 3,000 games (seed 3). Slow only because a new bot set builds its own compiled
     engine the first time (about 40 s of CPU, then cached). Measured: played by 135 of 12,000
     seats (greedy uses Ambush as its food card first, so leaders rarely still hold one); raw

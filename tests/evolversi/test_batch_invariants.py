@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from evolversi_kit import batch_policies, play_batch
-from simcore.games.evolversi import market, phases, rules, setup
+from simcore.games.evolversi import effects, phases, rules, setup
 from simcore.games.evolversi.run import Run
 from simcore.games.evolversi.schema import GAME_DATA
 from simcore.games.evolversi.state import empty_state, tables_for
@@ -84,7 +84,7 @@ def test_conservation_and_bounds_every_phase(variant, players, bots):
         for k in range(players):
             phases.take_turn(run, run.live(), k)
             _check_invariants(run)
-        market.new_market(run, run.live())
+        effects.new_market(run, run.live())
         _check_invariants(run)
         run.rnd += 1
         if not run.st.alive.any():

@@ -3,6 +3,8 @@ the contract's (a stable sort by key, ties in pile order), and the build is keye
 source file of the package (simcore/jit.py), so an edit never runs stale code."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from simcore import jit, rng
@@ -10,14 +12,15 @@ from simcore.games.evolversi import jit as evolversi_jit
 from simcore.games.evolversi.kernels import shuffle_into
 
 
-def test_the_build_is_keyed_by_every_source_of_the_package_and_its_compiled_bots():
-    sources = jit.python_files(jit.TREE / "simcore" / "games" / "evolversi") + jit.bot_sources(
-        jit.TREE / "strategies" / "evolversi", "strategies.evolversi", ("simcore.games.evolversi.jit",))
-    assert {f.name for f in sources} >= {"kernels.py", "phases.py", "effects.py", "market.py", "jit.py", "turn.py",
-                                         "compiled.py"}
+def test_the_build_is_keyed_by_every_source_of_the_package_and_a_compiled_bot_by_its_own_files():
+    from strategies.evolversi import compiled
+    sources = jit.python_files(jit.TREE / "simcore" / "games" / "evolversi")
+    assert {f.name for f in sources} >= {"kernels.py", "phases.py", "effects.py", "jit.py", "turn.py"}
     key = jit.digest(sources + list(jit.CORE_SOURCES))
     assert evolversi_jit.BUILD.folder.name == f"evolversi-{key}"
     assert evolversi_jit.TURN_BUILD.folder.name == f"evolversiturn-{key}"
+    bot = next(v for v in vars(compiled).values() if isinstance(v, jit.Policy))
+    assert Path(compiled.__file__).resolve() in evolversi_jit.TURN_BUILD.sources_of(bot.py_func)
 
 
 def test_shuffle_into_is_the_stable_sort_of_the_pile_by_its_keys():

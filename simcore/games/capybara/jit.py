@@ -1,10 +1,10 @@
 """How the compiled batch engine and the compiled bots are built and cached (simcore/jit.py).
 
-Every numba function of the engine (and of strategies/capybara's compiled bots) is
-decorated with `kernel` / `policy` from here; their cache folder is keyed by every source
-file they compile (simcore/games/capybara/*.py, and the files of strategies/capybara/ that
-import this build or numba, with what those import: `bot_sources`; read as files, nothing
-is imported from strategies/). A plain-Python bot file added there recompiles nothing.
+Every numba function of the engine (and of the compiled bots) is decorated with `kernel` /
+`policy` from here; the engine's cache folder is keyed by every source file of this
+package, a bot's by those and its own files (the bot's file and the files of its package
+that import this build or numba, with what those import: GameBuild.sources_of, learned
+from the bot's function, read as files). A plain-Python bot file recompiles nothing.
 
 The policy interface is `DECIDE_SIG` (see decisions.py): a C-callable function per seat,
 handed to the engine as a tuple of first-class functions, cached like the rest.
@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...jit import TREE, DECIDE_SIG, GameBuild, bot_sources, python_files
+from ...jit import DECIDE_SIG, GameBuild, python_files
 
-BUILD = GameBuild("capybara", python_files(Path(__file__).resolve().parent)
-                  + bot_sources(TREE / "strategies" / "capybara", "strategies.capybara", (__name__,)),
+BUILD = GameBuild("capybara", python_files(Path(__file__).resolve().parent),
                   "capybara: compiling the batch engine and bots (once per source version, about {seconds} s)",
-                  nrt=False)
+                  nrt=False, modules=(__name__,))
 CACHE_DIR = BUILD.folder
 kernel, policy = BUILD.kernel, BUILD.policy
 

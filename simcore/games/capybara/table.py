@@ -2,7 +2,7 @@
 token effects on either the real arrays or the bots' look-ahead copies (contract 5, 7).
 
 `sim` selects the arrays: False = the game's tokens/supply/slot fatigue/taken fatigue,
-True = their copies (O_TOK2, ...) that greedy plays an option on ("after o", contract 13).
+True = their copies (O_TOK2, ...) that a bot plays an option on to look ahead ("after o", contract 13).
 Everything else (strikes, locks, symbols) is read from the real state: an effect never
 changes it before it is applied for real.
 
@@ -224,40 +224,3 @@ def apply_tokens(g, rk, sim, eff, amount, colour, actor, a, b):
             place(g, rk, sim, x, b, k)
     elif eff == COMPLETE and sim:
         sim_take(g, rk, a)
-
-
-@kernel
-def seat_d(g, rk, sim, x):
-    """Greedy's D(x) (contract 13): 2 * fatigue taken + fatigue of strikes led (2) or tied (1)."""
-    P, m = rk[R_P], rk[R_M]
-    ot, _, of, otf = offsets(rk, sim)
-    d = 2 * g[otf + x]
-    for i in range(m):
-        f = g[of + i]
-        if f == 0:
-            continue
-        mine = g[ot + i * P + x]
-        if mine == 0:
-            continue
-        best, others = 0, 0
-        for s in range(P):
-            if s != x:
-                best = max(best, g[ot + i * P + s])
-        if mine > best:
-            d += 2 * f
-        elif mine == best:
-            d += f
-    return d
-
-
-@kernel
-def evaluate(g, rk, sim, s):
-    """Greedy's E(s) = (P - 1) D(s) - sum of the others' D (lower is better for s)."""
-    P = rk[R_P]
-    e = 0
-    for x in range(P):
-        if x == s:
-            e += (P - 1) * seat_d(g, rk, sim, x)
-        else:
-            e -= seat_d(g, rk, sim, x)
-    return e

@@ -15,7 +15,7 @@ from .state import (G_CURSOR, G_DECK_N, G_DECK_TOP, G_DRAWS_N, G_ENDED, G_GAME, 
                     G_PILE_N, G_PILE_TOP, G_REASON, G_REV_N, G_ROUND, G_ROUNDS, G_SECTOR, G_TOKEN_SHIFT,
                     O_BAG, O_COL, O_COUNT, O_DECK, O_DRAWS, O_HAND, O_HAND_N, O_HELD, O_LAB_BID, O_LAB_GENE,
                     O_LAB_SEAT, O_MP, O_OPTS, O_ORDER, O_OUT, O_OWNER, O_PILE, O_PTMP, O_REV, O_SEATS, O_SPOS,
-                    O_TMP, O_TRAIT, O_WON, PTMP_MEMO_KEY, R_CLIMATE_DISCARDED, R_E, R_MAX_BID, R_METEORITE_PILE,
+                    O_TMP, O_TRAIT, O_WON, PMEM_HEAD, R_CLIMATE_DISCARDED, R_E, R_MAX_BID, R_METEORITE_PILE,
                     R_MIN_BID, R_MIN_COST, R_NCL,
                     R_NEV, R_NG, R_NSH, R_P, R_S, R_START_MP, R_UNIQUE_IN_BAG, R_WHEEL_START, R_Z,
                     X_CLKIND, X_CLSHIFT, X_GFIRST, X_GKIND, X_GUNAME, X_PSH, X_START)
@@ -33,10 +33,10 @@ def setup(g, rk, u, game):
     P, Z, NG, NEV, NCL = rk[R_P], rk[R_Z], rk[R_NG], rk[R_NEV], rk[R_NCL]
     # the option rows (O_OPTS, just before the scripts) and the options' scores at the end of
     # the policies' scratch are always written before they are read: clearing them cost 8 us
-    # a game; the greedy's memo (the start of O_PTMP) is cleared: a new game never matches it
+    # a game; the policies' memory (the start of O_PTMP, state.PMEM_HEAD) is cleared
     for k in range(rk[O_OPTS]):
         g[k] = 0
-    for k in range(rk[O_SPOS], rk[O_PTMP] + P * (PTMP_MEMO_KEY + Z)):
+    for k in range(rk[O_SPOS], rk[O_PTMP] + P * (PMEM_HEAD + Z)):
         g[k] = 0
     g[G_GAME] = game
     tmp = rk[O_TMP]

@@ -18,29 +18,29 @@ from .batch_game import outcome, run
 from .codes import DECISIONS, UNTIL_END
 from .jit import kernel
 from .rules import _outputs, _quiet, _rows, check_error, check_players, pack, policies_of
-from .state import O_OPTS, Packed, O_PTMP, O_SCRIPT, O_SCRIPT_N, O_SPOS, PTMP_MEMO_KEY, R_E, R_L, R_P, R_Z
+from .state import O_OPTS, Packed, O_PTMP, O_SCRIPT, O_SCRIPT_N, O_SPOS, PMEM_HEAD, R_E, R_L, R_P, R_Z
 
 
 @kernel
 def play_one(pre, g0, rk, u0, pol, seat, kind, options, keys, o, k, score, dinos, win, won, misc, standing, g, u):
     """Continuation (o, k) to the end, into row o * K + k: state k (pre[k]: its words up to
     the option rows, all a determinization changes; g0: the rest, the scripts, the counts
-    and greedy's memo, alike for every k) with option o forced, seeded by keys[k]."""
+    and the policies' memory, alike for every k) with option o forced, seeded by keys[k]."""
     K = pre.shape[0]
     at = rk[O_SCRIPT] + seat * rk[R_L] * 2
     P = rk[R_P]
     # what a continuation reads before it writes (setup's rule, batch_phases.setup): the
     # state up to the option rows, each seat's script rows, and from the script counts to
-    # the end of greedy's memo; the option rows, the unused script rows and the options'
+    # the end of the policies' memory; the option rows, the unused script rows and the options'
     # scores (5/6 of g) are written before they are read, so they are not copied
-    memo_end = rk[O_PTMP] + P * (PTMP_MEMO_KEY + rk[R_Z])
+    memory_end = rk[O_PTMP] + P * (PMEM_HEAD + rk[R_Z])
     for i in range(rk[O_OPTS]):        # (g[:] = pre[k] would allocate a copy)
         g[i] = pre[k, i]
     for s in range(P):
         row = rk[O_SCRIPT] + s * rk[R_L] * 2
         for i in range(row, row + 2 * g0[rk[O_SCRIPT_N] + s]):
             g[i] = g0[i]
-    for i in range(rk[O_SCRIPT_N], memo_end):
+    for i in range(rk[O_SCRIPT_N], memory_end):
         g[i] = g0[i]
     # the forced option goes after the rows the seat's policy packed
     n0 = g[rk[O_SCRIPT_N] + seat]

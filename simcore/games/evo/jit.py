@@ -1,11 +1,11 @@
 """How the compiled batch engine and the compiled bots are built and cached (simcore/jit.py).
 
-Every numba function of the engine (and of strategies/evo's compiled bots) is decorated
-with `kernel` / `policy` from here; their cache folder is keyed by every source file they
-compile: simcore/games/evo/*.py but the reference engine's reference*.py and the
-Python-only glue of _PYTHON_ONLY, and the files of strategies/evo/ that import this build or
-numba, with what those import (`bot_sources`; read as files, never imported): a
-plain-Python bot file added there recompiles nothing.
+Every numba function of the engine (and of the compiled bots) is decorated with `kernel` /
+`policy` from here; the engine's cache folder is keyed by every source file it compiles:
+simcore/games/evo/*.py but the reference engine's reference*.py and the Python-only glue of
+_PYTHON_ONLY; a bot's by those and its own files (the bot's file and the files of its
+package that import this build or numba, with what those import: GameBuild.sources_of,
+learned from the bot's function, read as files): a plain-Python bot file recompiles nothing.
 
 The policy interface is `DECIDE_SIG` (see decisions.py: the options and context words): a
 C-callable function per seat, handed to the engine as a tuple of first-class functions,
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...jit import TREE, DECIDE_SIG, GameBuild, bot_sources, python_files
+from ...jit import DECIDE_SIG, GameBuild, python_files
 
 _PYTHON_ONLY = {"rules.py", "batch_io.py", "adapter.py", "registered.py", "state_io.py", "__init__.py", "search.py"}
 
@@ -30,10 +30,9 @@ def _never_compiled(name: str) -> bool:
     return name.startswith("reference") or name in _PYTHON_ONLY
 
 
-BUILD = GameBuild("evo", python_files(Path(__file__).resolve().parent, skip=_never_compiled)
-                  + bot_sources(TREE / "strategies" / "evo", "strategies.evo", (__name__,)),
+BUILD = GameBuild("evo", python_files(Path(__file__).resolve().parent, skip=_never_compiled),
                   "evo: compiling the batch engine and bots (once per source version, about {seconds} s)",
-                  nrt=False)
+                  nrt=False, modules=(__name__,))
 CACHE_DIR = BUILD.folder
 kernel, policy = BUILD.kernel, BUILD.policy
 

@@ -42,7 +42,11 @@ G_HEADER = 32
 SCRIPT_MAX = 512          # scripted choices per seat
 DICE_MAX = 256            # forced die faces a state may list
 OPT_W = 3                 # words per option row (decisions.py)
-PTMP_MEMO_KEY = 4         # key words per seat of the greedy bot's memo (strategies/evo/batch_greedy.py)
+# The policies' memory, at the start of O_PTMP: per seat PMEM_HEAD words and one word per
+# zone that a seat's policy keeps through a game (zero at each game's start, carried into a
+# search's continuations: batch_phases.setup, branch.py); the rest of O_PTMP is the policies'
+# free scratch, written before it is read.
+PMEM_HEAD = 4
 # zone sets as bit masks (batch_bits.py): zone z is bit z % ZBITS of word z // ZBITS of a
 # set; 63, not 64, so that no set word is ever negative (the sign bit stays clear). O_ZSETS:
 # each seat's zones as a set, kept with O_OWNER by decisions.place / remove
@@ -191,8 +195,9 @@ def _pack_rules(rs, players: int, traj_rows: int) -> np.ndarray:
              # engine scratch: shuffles and the draw, set_traits' sums per effect, zone sets, seat lists
              (O_TMP, max(NG + NEV + 2 * NCL, 2 * len(GENE_EFFECTS))), (O_BITS, BITS_WORDS * zone_words(Z)),
              (O_SEATS, 2 * P),
-             # the policies' scratch (greedy's memo: PTMP_MEMO_KEY + Z words a seat; a score per option)
-             (O_PTMP, P * (PTMP_MEMO_KEY + Z) + K + Z + 4 * P + 16)]
+             # the policies' memory (PMEM_HEAD + Z words a seat), then their scratch (a word per
+             # option, per zone, 4 per seat)
+             (O_PTMP, P * (PMEM_HEAD + Z) + K + Z + 4 * P + 16)]
     at = G_HEADER
     for o, n in sizes:
         head[o] = at

@@ -3,7 +3,7 @@
 Each function takes the reference `Game` the harness parsed, runs the compiled batch
 rules on `state.from_games([game])` and converts the answer back, so the harness output
 code is shared and only the rules code differs between engines. `silly` is the silly
-player's batch face (a build.Policy), handed down from the command line.
+player's batch face (a decisions.Policy), handed down from the command line.
 """
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
 """The parts of Evolution's compiled batch engine that ask the bots: card plays, feeding
 turns, whole rounds and whole games (the rules themselves are in kernels.py).
 
-This file is not imported as a module of its own: build.engine_for loads it once per set
+This file is not imported as a module of its own: jit.engine_for loads it once per set
 of distinct bots, with their compiled functions as the globals FOOD_k, PLAN_k, FEED_k
-(k = 0..MAX_POLICIES-1; each seat plays the k in `idx[seat]`) and CACHE_FOLDER (the
-folder numba caches this build in, keyed by the engine's and the bots' sources) and
-N_FACES (how many of FOOD_k.. are distinct bots).
+(k = 0..MAX_POLICIES-1; each seat plays the k in `idx[seat]`), N_FACES (how many of
+FOOD_k.. are distinct bots) and BUILD (the build numba caches this module in, keyed by the
+engine's and the bots' sources: simcore.jit.GameBuild.instance).
 
-`mem` (int64 (P, M)) is the bots' memory, one row per seat (build.Policy.memory); `err`
+`mem` (int64 (P, M)) is the bots' memory, one row per seat (decisions.Policy.memory); `err`
 (int64 (1,)) becomes 1 + seat when a bot answers with no legal option (the feeding stops).
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.evolution import addresses as A
-from simcore.games.evolution.build import FEED_POS, LISTS, N_FEED, N_FOOD, engine_kernel
+from simcore.games.evolution.decisions import FEED_POS, LISTS, N_FEED, N_FOOD
 from simcore.games.evolution.kernels import (ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, CARDS, DEAL,
                                              END_FEEDING, FED, FEEDING, NEXT, OUT, PASSED, REVEAL,
                                              add_food_cards, apply_option, can_ever_eat, deal,
@@ -26,20 +26,20 @@ from simcore.games.evolution.kernels import (ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, 
 from simcore.games.evolution.packed import FORGO
 from simcore.games.evolution.state import DISCARD, FOOD_CARD
 
-kernel = engine_kernel(CACHE_FOLDER)            # noqa: F821 (set by build.engine_for)
+kernel = BUILD.kernel            # noqa: F821 (set by jit.engine_for)
 # The layers between an entry point (play_all, rounds, ask) and the rules are inlined by
 # numba: each function compiled on its own re-optimises everything it calls (numba links
 # the callees' code in and runs LLVM over the whole), so a deep chain of them costs a
 # multiple of the engine's size in compile time.
-inline_kernel = engine_kernel(CACHE_FOLDER, inline=True)   # noqa: F821
+inline_kernel = BUILD.inline     # noqa: F821
 
 
 # ---------------------------------------------------------------- the bots
 
 # Inlined by numba (each is a dispatch of one call): a separately compiled dispatcher would be
 # one more library holding a copy of every bot. N_FACES (the number of distinct bots, set by
-# build.engine_for) is a compile-time constant: the branches past it fold away, so each bot
-# has one call site and LLVM inlines it (build._internalize).
+# jit.engine_for) is a compile-time constant: the branches past it fold away, so each bot
+# has one call site and LLVM inlines it (simcore.jit.internalize).
 
 @inline_kernel
 def bot_food_card(k, a, rk, b, seat, mem):
@@ -348,7 +348,7 @@ def play_branches(a, rk, K, seat, at, options, games, place, idx, opts, acts, fo
     `place` = [queue length n, passes, turn, queue...]); continuation (o, k) is game
     K + o * K + k: a copy of game k, played on the stream of games[k] with options[o]
     appended to the seat's scripted feeding choices (its memory row's script part starts
-    at `at`, build.Policy.script_at), from that feeding turn to the game's end."""
+    at `at`, decisions.Policy.script_at), from that feeding turn to the game's end."""
     O = options.shape[0]
     n = place[0]
     for o in range(O):

@@ -13,11 +13,11 @@ each game at each turn; the vectorised engine measured 12.7x the reference engin
 one is measured by `balancelab bench evolution` (see the README).
 
 This module holds the rules only: no bot. The parts of a round that ask the bots (card
-plays, feeding turns, whole rounds and games) are in engine.py, which build.py compiles
-once per set of bots, with their compiled functions (build.Policy).
+plays, feeding turns, whole rounds and games) are in engine.py, which jit.engine_for compiles
+once per set of bots, with their compiled functions (decisions.Policy).
 
 Every function here is compiled without reference counting and allocates nothing
-(build.kernel says why); scratch space comes packed with the state (packed.Arr: pend,
+(jit.py says why); scratch space comes packed with the state (packed.Arr: pend,
 order, keys, uids) or from the caller (opts, acts, foods).
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 from simcore.rng import CHANCE
 
 from . import addresses as A
-from .build import inline, kernel
+from .jit import inline, kernel
 from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, POP, STORE, TRAIT, VEG, below, key_add,
                      key_start, works)
 from .state import BOARD, DECK, DISCARD, FOOD_CARD

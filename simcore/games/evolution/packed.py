@@ -16,7 +16,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from .build import inline
+from .jit import inline
 from .schema import Cards, Rules
 from .state import State
 from .traits import FAT_TISSUE, FERTILE, LONG_NECK

@@ -2,7 +2,7 @@
 of a `State` batch, for the scenario files, the conformance harness and the tests.
 
 The rules are compiled (kernels.py: no bot; engine.py: the steps that ask bots, built
-once per set of bots by build.engine_for). Bots arrive as `build.Policy` objects, the
+once per set of bots by jit.engine_for). Bots arrive as `decisions.Policy` objects, the
 batch face of a registered bot (strategies/evolution/), one per seat; a policy's memory
 row is handed to the compiled code and written back after each call.
 
@@ -16,7 +16,8 @@ from functools import cached_property
 import numpy as np
 
 from ...errors import UserError
-from . import build
+from .decisions import Policy, distinct
+from .jit import engine_for
 from . import kernels as K
 from .kernels import ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, FED, OUT, PASSED
 from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, NONE, POP, RK, STORE, TRAIT, VEG, pack_rules,
@@ -99,11 +100,11 @@ class _Bots:
     def __init__(self, E: "Engine", policies, P: int):
         policies = list(policies)
         assert len(policies) == P, f"{len(policies)} policies for {P} seats"
-        assert all(isinstance(x, build.Policy) for x in policies), \
-            "the batch engine takes build.Policy objects (a bot's batch_policy)"
+        assert all(isinstance(x, Policy) for x in policies), \
+            "the batch engine takes decisions.Policy objects (a bot's batch_policy)"
         self.policies = policies
         self.mod = engine(E, policies)
-        _, self.idx = build.distinct(policies)
+        _, self.idx = distinct(policies)
         self.mem = _memory(policies)
         self.err = np.zeros(1, np.int64)
 
@@ -131,13 +132,13 @@ _WARM: set = set()
 def engine(E: "Engine", policies):
     """The compiled engine module for these policies. Its first use in a process plays one
     game on it (with copies of the policies' memory): that compiles it, or loads it from
-    the cache, with one line on stderr when it compiles (build.warm)."""
-    mod = build.engine_for(policies)
-    if mod.KEY not in _WARM:
-        _WARM.add(mod.KEY)
+    the cache, with one line on stderr when it compiles (GameBuild.warm)."""
+    mod = engine_for(policies)
+    if mod.BUILD.key not in _WARM:
+        _WARM.add(mod.BUILD.key)
         copies = [x._replace(memory=None if x.memory is None else np.array(x.memory))
                   for x in policies]
-        build.warm(mod, lambda: _play_all(mod, E, copies, len(copies), 0, [0]))
+        mod.BUILD.warm(lambda: _play_all(mod, E, copies, len(copies), 0, [0]))
     return mod
 
 
@@ -352,10 +353,10 @@ def _play_state(mod, E: Engine, st: State, idx, mem, err, players: int, standing
 
 
 def _play_all(mod, E: Engine, policies, players: int, seed: int, games) -> State:
-    """Whole games on engine module `mod` (no warm-up check: build.warm calls this)."""
+    """Whole games on engine module `mod` (no warm-up check: GameBuild.warm calls this)."""
     games = np.asarray(games, np.int64)
     st = empty(len(games), players, E.rules.species_slots, E.cards.n, seed=seed, games=games)
-    _, idx = build.distinct(policies)
+    _, idx = distinct(policies)
     _play_state(mod, E, st, idx, _memory(policies), np.zeros(1, np.int64), players)
     return st
 
@@ -382,7 +383,7 @@ def play_batch(rules: Rules, cards: Cards, players: int, policies, seed: int, ga
                trajectories: bool = False) -> dict:
     """Play the games `game_indices` of run `seed`; one row per game.
 
-    policies: one build.Policy per seat (a bot's batch face). Returns score (B, P),
+    policies: one decisions.Policy per seat (a bot's batch face). Returns score (B, P),
     winner (B, P) bool (shared wins all True), rounds (B,), end_reason (B,)
     (addresses.END_*), traits_played (B, P, len(TRAITS)) int16 (trait cards each seat played
     onto its species, a replacement counting for the new trait) and the final `state`;

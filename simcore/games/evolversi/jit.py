@@ -8,8 +8,8 @@ kernel (kernels.py; docs/games/evolversi.md section 14). For the bots with a com
 whole games are compiled, decisions included: rounds.py plays phases 1, 2 and 4 around
 turn.py's phase 3.
 
-Two builds share one set of sources (this package and the compiled bot files of
-strategies/evolversi/ with what they import, read as files): `kernel` (kernels.py, with numba's reference counting: they allocate scratch) and
+Two builds share one set of sources (this package; a compiled bot's folder is keyed by
+those and its own files, GameBuild.sources_of, learned from the bot's function): `kernel` (kernels.py, with numba's reference counting: they allocate scratch) and
 `fast` / `policy` (rounds.py, turn.py and the compiled bots, without it, `nrt=False`: they pass the
 state's arrays through many small calls and allocate nothing). Each has its own folder.
 """
@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...jit import DECIDE_PTR_SIG, DECIDE_SIG, TREE, GameBuild, bot_sources, python_files
+from ...jit import DECIDE_PTR_SIG, DECIDE_SIG, GameBuild, python_files
 
-# the package and the bot files that can add compiled code (jit.bot_sources): a plain-Python
-# bot file added to strategies/evolversi/ recompiles nothing
-SOURCES = (python_files(Path(__file__).resolve().parent)
-           + bot_sources(TREE / "strategies" / "evolversi", "strategies.evolversi", (__name__,)))
+# the package; a bot's compiled code is keyed by its own files too (a plain-Python bot
+# file recompiles nothing)
+SOURCES = tuple(python_files(Path(__file__).resolve().parent))
 # one line on stderr for both folders, said by whichever compiles first (the compiled bots'
 # phase 3, in a run with a shipped bot; the kernels alone with a script bot)
 BUILD = GameBuild("evolversi", SOURCES,
                   "evolversi: compiling the batch engine: its kernels, phase 3 and bots "
-                  "(once per source version, about {seconds} s in all)")
-TURN_BUILD = GameBuild("evolversiturn", SOURCES, nrt=False, policy_sig=DECIDE_PTR_SIG, line_of=BUILD)
+                  "(once per source version, about {seconds} s in all)", modules=(__name__,))
+TURN_BUILD = GameBuild("evolversiturn", SOURCES, nrt=False, policy_sig=DECIDE_PTR_SIG, line_of=BUILD,
+                       modules=(__name__,))
 CACHE_DIR = BUILD.folder
 kernel = BUILD.kernel
 fast, policy = TURN_BUILD.kernel, TURN_BUILD.policy

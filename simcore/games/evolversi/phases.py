@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from . import effects, kernels, market, pressure
+from . import effects, kernels
 from .arrays import any_cols
 from .components import KIND_OWN_DECK
 from .state import TRIGGER
@@ -118,9 +118,9 @@ def take_turn(run, g, k):
     st.reveals[g] = 0
     take_tokens(run, g, a)
     g, a = reveal(run, g, a)
-    g, a = market.buy(run, g, a)
+    g, a = effects.buy(run, g, a)
     reserve(run, g, a)
-    pressure.pressure_step(run, g, a)
+    effects.pressure_step(run, g, a)
     st.actor[g] = -1
 
 

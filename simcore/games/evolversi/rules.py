@@ -6,9 +6,10 @@ This module is the entry (`play_batch`, `run_state`) and the round loop (`play_r
 reference engine's methods where they do the same thing:
 
     setup.py     setup, the play-request checks          piles.py     the own discard pile
-    phases.py    play_cards, turn_order, take_turn        effects.py   resolve, targets, verbs, reactions
-                 (take_tokens, reveal, reserve)           pressure.py  Events and Pressure tokens
-    market.py    buy, swap_market, new_market             state_io.py  the JSON game state
+    phases.py    play_cards, turn_order, take_turn        effects.py   resolve, targets, verbs, reactions,
+                 (take_tokens, reveal, reserve)                        the market (buy, swap_market,
+                                                                       new_market), Events, Pressure
+                                                          state_io.py  the JSON game state
     arrays.py    flat-index and reduction helpers         decisions.py the bots' decision interface
     kernels.py   the decision-free loops, compiled        jit.py       their numba build and cache
                  (draws and shuffles, verbs, targets, phase 4 ...: docs/games/evolversi.md 14)
@@ -28,7 +29,7 @@ import numpy as np
 from ...errors import UserError
 from ...ruleset import Ruleset
 from ...jit import compiled
-from . import effects, market, phases, rounds, setup, state_io, turn, turn_inputs
+from . import effects, phases, rounds, setup, state_io, turn, turn_inputs
 from .decisions import OPT
 from .arrays import put_rows
 from .run import Run
@@ -224,7 +225,7 @@ def step(run):
             return "turn"
         run.phase = "market"
         return "phase"
-    market.new_market(run, g)
+    effects.new_market(run, g)
     if run.st.alive.any():
         run.rnd += 1
         run.phase, run.turn = "play", 0
@@ -282,7 +283,7 @@ def finish_round(run):
     phases.turn_order(run, run.live())
     for k in range(run.P):
         phases.take_turn(run, run.live(), k)
-    market.new_market(run, run.live())
+    effects.new_market(run, run.live())
     run.rnd += 1
     run.order_known = False
 

@@ -8,7 +8,7 @@ from ...errors import UserError
 from ...rng import CHANCE
 from ...rng_jit import add, key3
 from ...ruleset import Ruleset
-from . import effects, market
+from . import effects
 from .arrays import stable_argsort_rows
 from .components import KIND_ANIMALS, KIND_TOTEM, KIND_PRESSURE, KIND_EVENTS, KIND_EVOLUTION, KIND_OWN_DECK
 from .jit import kernel
@@ -135,7 +135,7 @@ def setup(run, fixed: list) -> None:
     st.evo_deck[:, :evo.shape[1]] = evo[:, ::-1]
     st.n_evo[:] = evo.shape[1]
     # 3. Market
-    market.refill_market(run, np.arange(B))
+    effects.refill_market(run, np.arange(B))
     # 4. Animals, own decks, tokens
     taken = np.zeros((B, len(rs.tables["animals"])), bool)
     for s, a in enumerate(fixed):

@@ -1,5 +1,5 @@
 """Scripted players for the tests, as a compiled policy the batch engine receives like any
-bot (simcore.games.evolution.build.Policy). They are not bots of the game: they play
+bot (simcore.games.evolution.decisions.Policy). They are not bots of the game: they play
 what a test tells them, and live here, out of the production engine path.
 
 One policy serves every scripted player; its memory row (one per seat) says how it plays:
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.evolution.build import Policy, kernel
+from simcore.games.evolution.decisions import Policy
+from simcore.games.evolution.jit import kernel
 from simcore.games.evolution.kernels import MAX_ACTS, hand_min
 from simcore.games.evolution.packed import FORGO
 
