@@ -120,11 +120,12 @@ def test_a_continuation_is_the_engines_game_from_its_determinization(engine):
     options = list(range(len(G.legal_options(RS, state, seat, "feed"))))
     keys = [21, 22, 23]
     worlds = [G.determinize(RS, state, seat, k) for k in keys]
-    bots = [_forcing(base="random") if s == seat else make_bots("evolution", "random", 1)[0] for s in range(4)]
+    # greedy, the default bot: the build the shared script and branch checks compile already
+    bots = [_forcing() if s == seat else make_bots("evolution", "greedy", 1)[0] for s in range(4)]
     out = G.branch(RS, worlds, seat, "feed", options, bots, SEED, GAME, keys)
     for o in options[:3]:
         for k, key in enumerate(keys):
-            line = [_forcing([{"kind": "feed", "option": o}], "random") if s == seat else bots[s]
+            line = [_forcing([{"kind": "feed", "option": o}]) if s == seat else bots[s]
                     for s in range(4)]
             _, raw = G.run_state(engine, RS, worlds[k], line, 0, stream_of(key, state), "end")
             assert outcome_row(G.state_outcome(RS, 4, raw), 0) == outcome_row(out, o * len(keys) + k)

@@ -21,6 +21,12 @@ def _lineup(game: str) -> tuple[int, str]:
     return players, ",".join(b.name for b in mixed_bots(game, players))
 
 
+def _table(game: str):
+    """The game, its default data, the player count nearest 4 and the mixed line-up's bots."""
+    players = four_or_nearest(game)
+    return get_game(game), get_game(game).data.load(), players, mixed_bots(game, players)
+
+
 def test_every_recording_game_states_how_its_standing_reads():
     assert RECORDING and all("trajectories" in facts(g) for g in RECORDING)
 
@@ -59,10 +65,7 @@ def test_the_last_rounds_standing_is_the_final_score_and_repeats_after_the_end(g
 
 @pytest.mark.parametrize("game", RECORDING)
 def test_both_engines_record_the_same_standing_round_by_round(game):
-    g = get_game(game)
-    rs = g.data.load()
-    players = four_or_nearest(game)
-    bots = mixed_bots(game, players)
+    g, rs, players, bots = _table(game)
     out = g.play_batch(rs, players, bots, 21, np.arange(40), trajectories=True)
     for k in range(40):
         ref = g.play_one(rs, players, bots, 21, k, trajectories=True)
@@ -73,10 +76,7 @@ def test_both_engines_record_the_same_standing_round_by_round(game):
 
 @pytest.mark.parametrize("game", RECORDING)
 def test_without_trajectories_neither_engine_returns_a_standing(game):
-    g = get_game(game)
-    rs = g.data.load()
-    players = four_or_nearest(game)
-    bots = mixed_bots(game, players)
+    g, rs, players, bots = _table(game)
     assert "standing" not in g.play_batch(rs, players, bots, 0, np.arange(3))
     assert "standing" not in g.play_one(rs, players, bots, 0, 0)
 
