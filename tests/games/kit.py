@@ -28,6 +28,22 @@ def facts(game: str) -> dict:
         return tomllib.load(f)
 
 
+def decision_points(game: str, players: int, seed: int, game_index: int):
+    """(state, (seat, kind)) at every stop (the game's search_until) of one game of the
+    default bot where a seat decides."""
+    g = get_game(game)
+    rs = g.data.load()
+    bots = make_bots(game, g.default_bot, players)
+    state = g.new_state(rs, players, bots, seed, game_index)
+    while not state.get("ended"):
+        point = g.decision_point(rs, state)
+        if point is not None:
+            yield state, point
+        state, raw = g.run_state("batch", rs, state, bots, seed, game_index, g.search_until)
+        if raw is not None:             # the game ended at this stop
+            return
+
+
 def games_with(section: str) -> list[str]:
     """The registered games whose facts file has `section`."""
     return [g for g in GAMES if section in facts(g)]

@@ -1,30 +1,15 @@
 """Every game's search protocol (docs/rollout.md), the part every game shares: a branch
-plays the option it tests. Where a game's states stop for a decision (`until`) and how many
-decision points to try are the game's facts (tests/data/games/<game>.toml, [search]); the
-determinization and the options of each game are tested beside its engine."""
+plays the option it tests. How many decision points to try are the game's facts
+(tests/data/games/<game>.toml, [search]); the determinization and the options of each game
+are tested beside its engine."""
 import pytest
 
 from simcore.games import get_game
 from strategies.registry import Bot, make_bots
 
-from .kit import facts, games_with
+from .kit import decision_points, facts, games_with
 
 SEED, GAME = 4, 2
-
-
-def decision_points(game: str, players: int = 4):
-    """(state, seat, kind) at every stop of one default-bot game where a seat decides."""
-    g = get_game(game)
-    rs = g.data.load()
-    bots = make_bots(game, g.default_bot, players)
-    state = g.new_state(rs, players, bots, SEED, GAME)
-    while not state.get("ended"):
-        point = g.decision_point(rs, state)
-        if point is not None:
-            yield state, *point
-        state, raw = g.run_state("batch", rs, state, bots, SEED, GAME, facts(game)["search"]["until"])
-        if raw is not None:             # the game ended at this stop
-            return
 
 
 @pytest.mark.parametrize("game", games_with("search"))
@@ -38,7 +23,7 @@ def test_branch_plays_the_forced_option(game):
     base = g.default_bot
     forcing = Bot(game, f"script:then={base}", (("choices", ()), ("then", base)), "script")
     tried = differs = 0
-    for state, seat, kind in decision_points(game):
+    for state, (seat, kind) in decision_points(game, 4, SEED, GAME):
         labels = g.legal_options(rs, state, seat, kind)
         options = [i for i, lab in enumerate(labels) if lab not in labels[:i]]
         if len(options) < fact["min_options"]:
