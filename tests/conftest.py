@@ -10,12 +10,16 @@ them. Only a whole-suite run under xdist does this (the README's test command): 
 """
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,3 +77,28 @@ def pytest_collection_modifyitems(config, items):
     if first:
         rest = [it for it in items if not it.nodeid.startswith(LONGEST_FIRST)]
         items[:] = first + rest
+
+
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory, worker_id):
+    """build(name, make) -> a folder that make(folder) filled once in this test run.
+
+    Fixtures whose tests xdist spreads over both workers (a module's tests, a parametrised
+    fixture's) would each build the same run folder; here the first worker to ask builds it
+    while holding a lock and the other waits for it and reads it. Outside xdist it is a
+    folder of this run's temporary directory."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base if worker_id == "master" else base.parent) / "built-once"
+    root.mkdir(exist_ok=True)
+
+    def build(name: str, make) -> Path:
+        folder, done = root / name, root / f"{name}.done"
+        with open(root / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+                make(folder)
+                done.touch()
+        return folder
+    return build

@@ -1,4 +1,4 @@
-"""Helpers of the planted impact tests (tests/<game>/test_*planted_impact.py).
+"""Helpers of the planted impact tests (tests/games/test_planted_impact.py, tests/<game>/test_*planted_impact.py).
 
 Each planted test writes a sweep config, plays it with the project's own sweep (in this
 process: `jobs=1`, so a bot registered by the test module is known to the engine), and reads

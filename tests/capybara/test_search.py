@@ -61,23 +61,3 @@ def test_legal_options_are_the_engines_action_options():
     labels = G.legal_options(RS, state, seat, "action")
     assert len(labels) == len(hand) + sum(1 for k in hand if k != "Capybaranka")
     assert labels[-len(hand):] == [("discard", k) for k in hand]
-
-
-def test_branch_plays_the_forced_option():
-    """Each continuation plays the option it tests: from the same state and keys, different
-    options give different games (a branch that ignored its option, as one did when the
-    greedy fallback's own script rows came first, gives every option the same rows)."""
-    from strategies.registry import Bot
-    forcing = Bot("capybara", "script:then=greedy", (("choices", ()), ("then", "greedy")), "script")
-    differs = 0
-    for n, state in enumerate(_states()):
-        if n == 6:
-            break
-        seat = state["current"]
-        labels = G.legal_options(RS, state, seat, "action")
-        options = [i for i, lab in enumerate(labels) if lab not in labels[:i]]
-        bots = [forcing if s == seat else make_bots("capybara", "greedy", 1)[0] for s in range(4)]
-        out = G.branch(RS, [state, state], seat, "action", options, bots, 4, 2, [11, 12])
-        rows = {(tuple(out["score"][b]), tuple(out["acquired"][b].ravel())) for b in range(0, len(options) * 2, 2)}
-        differs += len(rows) > 1
-    assert differs >= 3, differs

@@ -1,10 +1,10 @@
-"""The board facts docs/games/evo.md section 17 rests on (tests.evo.seat_bias): which seats'
+"""The board facts docs/games/evo.md section 17 rests on (strategies.evo.seat_bias): which seats'
 starting areas a symmetry of the board (adjacency, terrain, coast) carries onto each other."""
 import pytest
 
 from simcore.games.evo.maps import load_map
 from simcore.games.evo.schema import GAME_DATA
-from tests.evo.seat_bias import _automorphism
+from strategies.evo.seat_bias import _automorphism
 
 RS = GAME_DATA.load()
 

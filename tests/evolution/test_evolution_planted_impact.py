@@ -13,7 +13,7 @@ import pytest
 
 from experiments import api
 from planted_decoy_bot import DecoyLeader
-from tests.planted_kit import check_decoy, check_rare_knockout, knockout_row, rare_config, registered, sweep
+from tests.planted_kit import check_decoy, knockout_row, registered, sweep
 
 # ----------------------------------------------------------------------------- (a) a stronger trait
 
@@ -96,14 +96,3 @@ edits = [{{ table = "cards", where = {{ trait = "ambush" }}, set = {{ active = 0
 [ablation]
 entities = ["ambush"]
 """
-
-# ----------------------------------------------------------------------------- (c) a rarely used trait
-
-
-def test_rare_entity_knockout_pairs_90pct(tmp_path):
-    """Scavenger, which greedy plays only once another seat has a carnivore out, 4 greedy
-    players, 2,000 games (seed 3). Measured: played in 5.8% of games (116 of 2,000); its knockout's
-    reported pairing 99.4% of games identical (Wilson interval from 99.0%), 100% of the 1,884
-    games without it."""
-    run = sweep(tmp_path, rare_config("evolution", 4, "scavenger"))
-    check_rare_knockout(run, "scavenger", max_used_share=0.15)

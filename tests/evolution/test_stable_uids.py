@@ -64,13 +64,6 @@ def test_removing_one_design_changes_no_other_cards_uid_or_relative_shuffle_orde
         assert deck == [u for u in full_deck if u not in gone], k
 
 
-def test_reordering_the_rows_plays_the_same_games(tmp_path):
-    header, rows = _table()
-    shuffled = rows[::-1]
-    same = GAME.data.load(data_dir=_write(shuffled, header, tmp_path))
-    assert _decks(same, 3, [0, 5]) == _decks(GAME.data.load(), 3, [0, 5])
-
-
 def test_copies_of_one_design_have_their_own_uids():
     _, cards = compile_rules(GAME.data.load())
     assert len(set(cards.uid.tolist())) == cards.n

@@ -17,8 +17,7 @@ from strategies.weights import default
 from strategies.evolversi.reference_bots import GreedyBot
 
 from evolversi_kit import play_batch, play_one
-from tests.planted_kit import (check_decoy, check_rare_knockout, knockout_row, rare_config, registered, report_context,
-                               sweep)
+from tests.planted_kit import check_decoy, knockout_row, registered, report_context, sweep
 
 # ----------------------------------------------------------------------------- (a) a stronger card
 
@@ -175,18 +174,6 @@ edits = [{blank}]
 [ablation]
 entities = ["Pelliccia"]
 """
-
-# ----------------------------------------------------------------------------- (c) a rarely used card
-
-
-def test_rare_entity_knockout_pairs_90pct(tmp_path):
-    """Rinascita (1 copy, "gain 1 point without the Totem"), 2 greedy players, 2,000 games
-    (seed 3): bought in 12.0% of games. Its knockout's reported pairing: 93.0% of games
-    identical (Wilson interval from 91.9%), 100% of the 1,761 games without it."""
-    run = sweep(tmp_path, rare_config("evolversi", 2, "Rinascita"))
-    check_rare_knockout(run, "Rinascita", max_used_share=0.2)
-
-# ----------------------------------------------------------------------------- (d) the verdict: causes first
 
 
 def test_the_verdict_names_the_planted_strong_card_first_from_its_knockout_and_never_the_decoy(tmp_path, leader_bot):

@@ -152,23 +152,6 @@ def test_branch_rows_are_the_games_run_state_plays_from_each_state_with_its_opti
             assert list(out["winner"][o * 2 + k]) == raw["winner"]
 
 
-def test_branch_plays_the_forced_option():
-    """Each continuation plays the option it tests: from the same state and keys, different
-    options give different games."""
-    differs = 0
-    for n, state in enumerate(_points()):
-        if n == 6:
-            break
-        seat, kind = G.decision_point(RS, state)
-        labels = G.legal_options(RS, state, seat, kind)
-        options = [i for i, lab in enumerate(labels) if lab not in labels[:i]]
-        bots = [_forcing() if s == seat else make_bots("evolversi", "greedy", 1)[0] for s in range(4)]
-        out = G.branch(RS, [state, state], seat, kind, options, bots, 4, 2, [11, 12])
-        rows = {(tuple(out["score"][b]), tuple(out["acquired"][b].ravel())) for b in range(0, len(options) * 2, 2)}
-        differs += len(rows) > 1
-    assert differs >= 3, differs
-
-
 def test_branch_rejects_a_kind_it_cannot_search():
     state = next(_points())
     with pytest.raises(UserError, match="kinds it can search: PLACE"):

@@ -5,9 +5,10 @@ tests/games/ with no new test code (the pattern of scikit-learn's check_estimato
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import hashlib
+import tomllib
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -16,6 +17,36 @@ from simcore.runner import check_spec, run_chunk
 from strategies.registry import _BOTS, bot_names, make_bots
 
 OUTCOME_KEYS = ("score", "winner", "rounds", "end_reason", "faction", "acquired")
+FACTS = Path(__file__).resolve().parents[1] / "data" / "games"
+
+
+@cache
+def facts(game: str) -> dict:
+    """tests/data/games/<game>.toml: what the shared checks need to know about the game
+    (its bots' fallbacks, how its standing reads, ...), as data."""
+    with open(FACTS / f"{game}.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def decision_points(game: str, players: int, seed: int, game_index: int):
+    """(state, (seat, kind)) at every stop (the game's search_until) of one game of the
+    default bot where a seat decides."""
+    g = get_game(game)
+    rs = g.data.load()
+    bots = make_bots(game, g.default_bot, players)
+    state = g.new_state(rs, players, bots, seed, game_index)
+    while not state.get("ended"):
+        point = g.decision_point(rs, state)
+        if point is not None:
+            yield state, point
+        state, raw = g.run_state("batch", rs, state, bots, seed, game_index, g.search_until)
+        if raw is not None:             # the game ended at this stop
+            return
+
+
+def games_with(section: str) -> list[str]:
+    """The registered games whose facts file has `section`."""
+    return [g for g in GAMES if section in facts(g)]
 
 
 def variants(game: str) -> list[str]:

@@ -8,16 +8,29 @@ from strategies.registry import make_bots
 from .kit import (assert_engines_agree, batch_rows, default_bots, four_or_nearest, game_variant_counts, mixed_bots,
                   outcome_row, player_counts, restricted_lineups, weights_lineup)
 
-GAMES_PER_COUNT = 2000          # the default data; a variant changes a few rules: fewer games
-GAMES_PER_COUNT_VARIANT = 500
+# games per player count: the default data; a variant changes a few rules, so fewer. The
+# soak tier plays the same seeds on to SOAK_GAMES_PER_COUNT (the first games are these).
+GAMES_PER_COUNT = {"default": 500, "variant": 150}
+SOAK_GAMES_PER_COUNT = {"default": 2000, "variant": 500}
+
+
+def _mixed_agree(game, variant, players, per_count):
+    n = per_count["default" if variant == "default" else "variant"]
+    assert_engines_agree(game, variant, players, mixed_bots(game, players), seed=100 + players,
+                         games=range(n))
 
 
 @pytest.mark.parametrize("game,variant,players", game_variant_counts())
 def test_engines_agree_on_seeded_games_for_every_player_count(game, variant, players):
-    """Every registered bot at the table (mixed_bots), 2,000 games per player count."""
-    n = GAMES_PER_COUNT if variant == "default" else GAMES_PER_COUNT_VARIANT
-    assert_engines_agree(game, variant, players, mixed_bots(game, players), seed=100 + players,
-                         games=range(n))
+    """Every registered bot at the table (mixed_bots), 500 games per player count (150 for a variant)."""
+    _mixed_agree(game, variant, players, GAMES_PER_COUNT)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("game,variant,players", game_variant_counts())
+def test_engines_agree_on_2000_seeded_games_for_every_player_count(game, variant, players):
+    """Opt-in soak: the same line-ups and seeds, 2,000 games per player count (500 for a variant)."""
+    _mixed_agree(game, variant, players, SOAK_GAMES_PER_COUNT)
 
 
 @pytest.mark.parametrize("game", GAMES)

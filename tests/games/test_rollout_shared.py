@@ -9,7 +9,7 @@ from simcore.runner import check_spec, iter_chunks, play
 from strategies.registry import make_bots
 from strategies.rollout import missing
 
-from .kit import four_or_nearest, outcome_row, rows
+from .kit import decision_points, four_or_nearest, outcome_row, rows
 
 SEARCHABLE = [g for g in GAMES if not missing(get_game(g))]
 K = 4                              # continuations per option: enough to test, fast
@@ -24,16 +24,12 @@ def _state_at_search(game, players, seed=2, game_index=1, skip=2):
     """A saved state where seat `seat` takes a searched decision, `skip` such points in."""
     g = get_game(game)
     rs = g.data.load()
-    bots = make_bots(game, g.default_bot, players)
-    state = g.new_state(rs, players, bots, seed, game_index)
     seen = 0
-    while not state.get("ended"):
-        point = g.decision_point(rs, state)
-        if point is not None and len(set(map(str, g.legal_options(rs, state, *point)))) > 1:
+    for state, point in decision_points(game, players, seed, game_index):
+        if len(set(map(str, g.legal_options(rs, state, *point)))) > 1:
             if seen == skip:
                 return rs, state, point
             seen += 1
-        state, _ = g.run_state("batch", rs, state, bots, seed, game_index, g.search_until)
     raise AssertionError("no searchable decision in the game")
 
 

@@ -30,10 +30,12 @@ entities = ["Pelliccia", "Sonar"]
 
 
 @pytest.fixture(scope="session")
-def planted_run(tmp_path_factory):
+def planted_run(built_once):
     from experiments.store import open_run
     from experiments.sweep import run_sweep
-    folder = tmp_path_factory.mktemp("planted")
-    config = folder / "planted.toml"
-    config.write_text(PLANTED)
-    return open_run(run_sweep(config, folder / "run", jobs=1))
+
+    def make(folder):
+        config = folder / "planted.toml"
+        config.write_text(PLANTED)
+        run_sweep(config, folder / "run", jobs=1)
+    return open_run(built_once("planted", make) / "run")

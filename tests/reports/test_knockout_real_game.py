@@ -37,15 +37,17 @@ entities = [{entities}]
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
-def knocked(request, tmp_path_factory):
+def knocked(request, built_once):
     game = get_game(request.param)
     if game.entity_kind not in (getattr(game, "knockout_targets", None) or {}):
         pytest.skip(f"{request.param} has no knockout for its {game.entity_kind}s in this build yet")
     from experiments.store import open_run
     from experiments.sweep import run_sweep
-    folder = tmp_path_factory.mktemp(f"ko-{request.param}")
-    (folder / "c.toml").write_text(config(request.param))
-    run = open_run(run_sweep(folder / "c.toml", folder / "run", jobs=1))
+
+    def make(folder):
+        (folder / "c.toml").write_text(config(request.param))
+        run_sweep(folder / "c.toml", folder / "run", jobs=1)
+    run = open_run(built_once(f"ko-{request.param}", make) / "run")
     return request.param, run, build_context(run.manifest, run.games(), run.tallies())
 
 

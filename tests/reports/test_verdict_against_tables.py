@@ -62,10 +62,11 @@ def _table_value(ctx: dict, r: dict) -> float | None:
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=lambda p: p.stem)
-def shipped(request, tmp_path_factory):
+def shipped(request, built_once):
     cfg = load_config(request.param)
     cfg = dataclasses.replace(cfg, games=GAMES, batch_size=GAMES)
-    run = open_run(run_sweep(cfg, tmp_path_factory.mktemp(request.param.stem) / "run", jobs=1))
+    folder = built_once(f"verdict-{request.param.stem}", lambda f: run_sweep(cfg, f / "run", jobs=1))
+    run = open_run(folder / "run")
     ctx = build_context(run.manifest, run.games(), run.tallies())
     return ctx, _environment().get_template("report.html.j2").render(**ctx)
 

@@ -1,11 +1,11 @@
 """Tools behind docs/games/evo.md section 17 (the greedy seat bias), each a command:
 
-    python -m tests.evo.seat_bias symmetry             # per player count: is seat s's start a
+    python -m strategies.evo.seat_bias symmetry             # per player count: is seat s's start a
                                                        # rotation of seat 0's (adjacency, terrain, coast)?
-    python -m tests.evo.seat_bias mirror --players 2 --out DIR
+    python -m strategies.evo.seat_bias mirror --players 2 --out DIR
                                                        # DIR/maps/2/: the same board, zone names reversed
                                                        # (uid order reversed); play it with --data DIR
-    python -m tests.evo.seat_bias ties --players 4 --games 200
+    python -m strategies.evo.seat_bias ties --players 4 --games 200
                                                        # reference greedy: decisions per kind whose best
                                                        # score is shared by 2+ options
 
