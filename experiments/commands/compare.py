@@ -11,7 +11,7 @@ from simcore.errors import UserError
 from simcore.games import GAMES, get_game
 from simcore.ruleset import read_toml
 
-from .options import csv_list
+from .options import add_lineup_options, csv_list
 
 BUILTIN_DATA = "built-in"
 
@@ -30,11 +30,7 @@ def register(subparsers) -> None:
                    help=f"ruleset name ({', '.join(GAMES)}; default: the data folder's params.toml [game] name)")
     p.add_argument("--data", action="append", metavar="DIR", help="a data folder (give one or two)")
     p.add_argument("--variant", default="default", help="named variant, on both sides")
-    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    p.add_argument("--bots", default=None, help="bot per seat, comma-separated, or one for all (default greedy)")
-    p.add_argument("--animals", "--factions", dest="factions", default=None,
-                   help="animal (faction) per seat, comma-separated; 'random' for a random one (default all random)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    add_lineup_options(p)
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter on both sides")
     p.add_argument("--games", type=int, default=10_000, help="games per side (default 10000)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")

@@ -22,15 +22,20 @@ def load_ruleset(args):
     return game, game.data.load(args.variant, data_dir=args.data, overrides=args.set or [])
 
 
-def add_ruleset_options(p: argparse.ArgumentParser, games=True) -> None:
-    """The ruleset, its line-up and (with `games`) how many games to play and how."""
-    p.add_argument("ruleset", help=f"ruleset name ({', '.join(GAMES)})")
-    p.add_argument("--variant", default="default", help="named variant (see `balancelab rulesets`)")
+def add_lineup_options(p: argparse.ArgumentParser) -> None:
+    """Who plays: the player count, the bot and animal per seat, and the run seed."""
     p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     p.add_argument("--bots", default=None, help="bot per seat, comma-separated, or one for all (default greedy)")
     p.add_argument("--animals", "--factions", dest="factions", default=None,
                    help="animal (faction) per seat, comma-separated; 'random' for a random one (default all random)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+
+
+def add_ruleset_options(p: argparse.ArgumentParser, games=True) -> None:
+    """The ruleset, its line-up and (with `games`) how many games to play and how."""
+    p.add_argument("ruleset", help=f"ruleset name ({', '.join(GAMES)})")
+    p.add_argument("--variant", default="default", help="named variant (see `balancelab rulesets`)")
+    add_lineup_options(p)
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter (repeatable)")
     p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder replacing built-in files")
     if games:
