@@ -8,6 +8,8 @@ knockouts/removals and grid points, each point played as long as one of its chec
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import sys
 import time
 from dataclasses import asdict, replace
@@ -225,5 +227,16 @@ def print_sweep_decisions(manifest: dict, w) -> None:
         what = f"point {r['base']}: {r['entity']}" if r["entity"] is not None else r["check"]
         w(f"  {what}: {r['decision']} {after}: {_pp(r['effect'])} pp "
           f"[{_pp(r['cs_low'])}, {_pp(r['cs_high'])}] (confidence sequence)\n")
+    w(f"games played: {seq['games_played']:,}, against {seq['games_fixed']:,} for every point at the config's "
+      f"count\n")
+
+
+def print_decision_summary(manifest: dict, w) -> None:
+    """The checks' decisions counted, and the games played against the config's fixed count (the
+    per-check rows are on the page, in `balancelab report` and in the manifest)."""
+    seq = manifest["until_decided"]
+    counts = Counter(r["decision"] for r in seq["rows"])
+    parts = ", ".join(f"{n} {decision}" for decision, n in counts.most_common())
+    w(f"until decided: {len(seq['rows'])} paired checks: {parts}\n")
     w(f"games played: {seq['games_played']:,}, against {seq['games_fixed']:,} for every point at the config's "
       f"count\n")

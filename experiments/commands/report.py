@@ -65,6 +65,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     print_balance_table(run)
     print_targets(run)
     print_paired_checks(ctx)
+    if run.manifest.get("until_decided"):
+        from ..until_decided import print_sweep_decisions     # start-up: only for a run played until decided
+        print()
+        print_sweep_decisions(run.manifest, sys.stdout.write)
     print(f"page: {out}")
     return 0
 
@@ -166,7 +170,8 @@ def print_paired_checks(ctx: dict) -> None:
     if not ctx["ablation"]:
         return
     labels = ctx["labels"]
-    print(f"\npaired checks (effect on the {ctx['kind']}'s holders, pp, corrected 95% interval; "
+    interval = ctx["ablation"][0].get("interval") or "interval"
+    print(f"\npaired checks (effect on the {ctx['kind']}'s holders, pp, corrected 95% {interval}; "
           "mattered = games whose outcome changed)")
     for r in sorted(ctx["ablation"], key=lambda r: (r["base"], r["rank"])):
         eff = "n/a (nobody acquired it)" if r["effect"] != r["effect"] else \

@@ -72,12 +72,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
     # start-up: the command's library loads when the command runs, not for every --help
-    from ..until_decided import print_sweep_decisions, sweep_until_decided
+    from ..until_decided import print_decision_summary, sweep_until_decided
     if not args.until_decided:
         raise UserError("is used with --until-decided only", key="--budget")
     if args.backend != "loky":
         raise UserError("--until-decided runs on local worker processes (--backend loky)", key="--until-decided")
     sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet, resume=args.resume)
-    print_sweep_decisions(open_run(out).manifest, sys.stdout.write)
-    print(f"wrote {out}/ ({time.perf_counter() - t0:.1f} s)\nreport: balancelab report {out}")
+    run = open_run(out)
+    print(f"wrote {out}/: {len(run.points)} points ({time.perf_counter() - t0:.1f} s)")
+    print_decision_summary(run.manifest, sys.stdout.write)
+    page = write_and_print(run, run.path / "report.html")
+    print(f"page: {page}  (each check's decision, the tables in the terminal, and follow-up configs in "
+          f"{out}/next-steps/: balancelab report {out})")
     return 0

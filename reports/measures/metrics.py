@@ -18,6 +18,7 @@ from typing import Sequence
 import numpy as np
 import polars as pl
 
+from .sequential import anytime_interval
 from .stats import Z95, mean_interval, wilson, z_for_family
 
 
@@ -268,14 +269,16 @@ def entity_impact(tallies: pl.DataFrame, games: pl.DataFrame, points: Sequence[i
                      "flagged", "family")
 
 
-def ablation_effects(games: pl.DataFrame, points: Sequence[dict]) -> pl.DataFrame:
+def ablation_effects(games: pl.DataFrame, points: Sequence[dict], anytime: bool = False) -> pl.DataFrame:
     """Causal per-entity checks: each ablation point against its base point, paired by game.
 
     effect = win share of the seats that acquired the entity in the base game minus the win
     share of the same seats in the same game with the entity removed/replaced, per seat
     that acquired it (clustered by game). Positive: the entity helps whoever gets it.
     rounds_delta = rounds(ablated) - rounds(base), paired. Intervals are Bonferroni over all
-    ablation comparisons; rows are ranked by the bound nearest zero.
+    ablation comparisons; rows are ranked by the bound nearest zero. anytime=True (a run whose
+    checks a sequential test stopped): the effect's interval is a confidence sequence, Bonferroni
+    over the same family, which stays valid at the data-dependent stop (column `interval`).
     """
     games = _ensure_point(games)
     pairs = [p for p in points if p.get("ablated") is not None]
@@ -303,14 +306,20 @@ def ablation_effects(games: pl.DataFrame, points: Sequence[dict]) -> pl.DataFram
             num += holds * (b - a)
             den += holds
             share_base += holds * b
-        eff, lo, hi = ratio_interval(num, den, z) if den.sum() > 0 else (math.nan,) * 3
+        if den.sum() == 0:
+            eff, lo, hi = (math.nan,) * 3
+        elif anytime:
+            eff, lo, hi = anytime_interval(num, den, family=len(pairs))
+        else:
+            eff, lo, hi = ratio_interval(num, den, z)
         rd, rlo, rhi = mean_interval(joined["rounds_abl"].to_numpy().astype(float)
                                      - joined["rounds"].to_numpy().astype(float), z)
         rows.append({"point": p["index"], "base": base["index"], "entity": p["ablated"], "games": joined.height,
                      "holders": int(den.sum()),
                      "holder_rate_base": float(share_base.sum() / den.sum()) if den.sum() else math.nan,
                      "effect": eff, "ci_low": lo, "ci_high": hi, "rounds_delta": rd,
-                     "rounds_low": rlo, "rounds_high": rhi})
+                     "rounds_low": rlo, "rounds_high": rhi,
+                     "interval": "confidence sequence" if anytime else "interval"})
     df = pl.DataFrame(rows).with_columns(bound=pl.max_horizontal(pl.col("ci_low"), -pl.col("ci_high")),
                                          family=pl.lit(len(pairs)))
     df = df.with_columns(pl.col("bound").fill_nan(None)).sort("bound", descending=True, nulls_last=True).with_columns(
@@ -330,11 +339,13 @@ def paired_difference(games: pl.DataFrame, a: int, b: int, column: str = "s0_sha
 
 # ----------------------------------------------------------------------------- the headline table
 
-def headline(games: pl.DataFrame, target: Sequence[int] | None = None) -> pl.DataFrame:
-    """One row per point: games, balance, seat-0 advantage, mean rounds, stall rate, share in target."""
+def headline(games: pl.DataFrame, target: Sequence[int] | None = None,
+             seats: pl.DataFrame | None = None) -> pl.DataFrame:
+    """One row per point: games, balance, seat-0 advantage, mean rounds, stall rate, share in target.
+    seats: the seat table already computed (seat_win_rates), so its rows are the ones shown."""
     bal = balance(games).select("point", "balance", pl.col("ci_low").alias("balance_low"),
                                 pl.col("ci_high").alias("balance_high"), "best", "worst")
-    seats = seat_win_rates(games)
+    seats = seat_win_rates(games) if seats is None else seats
     first = seats.filter(pl.col("seat") == 0).select(
         "point", pl.col("win_rate").alias("seat0_rate"), pl.col("ci_low").alias("seat0_low"),
         pl.col("ci_high").alias("seat0_high"), "fair")

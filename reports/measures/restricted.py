@@ -11,7 +11,9 @@ Each seat-game of the modified agent is paired with the plain agent at the same 
 the same game index (common random numbers). Win = the seat's share of the win (a shared
 win split). Pooled over seats, the games are the independent units: per game index the
 seats' results are averaged first, and the 95% intervals are normal intervals over those
-per-game means (a cluster bootstrap's percentile interval agrees at these sizes).
+per-game means (a cluster bootstrap's percentile interval agrees at these sizes). In a run
+played until decided (anytime=True) they are 95% confidence sequences instead, valid at the stop
+the sequential test chose (reports.measures.sequential).
 
 Flags: favor `dominant` when the favouring agent's win-rate interval lies above the fair
 share 1/P and its paired difference interval above 0 (favouring the entity alone beats the
@@ -23,6 +25,8 @@ from __future__ import annotations
 import math
 
 import polars as pl
+
+from .sequential import confidence_sequence
 
 Z = 1.959963984540054
 MODIFIERS = ("favor", "avoid")
@@ -61,15 +65,19 @@ def restricted_design(points: list[dict]) -> tuple[list[dict], dict]:
     return mods, refs
 
 
-def _interval(mean: float, sd: float, n: int) -> tuple[float, float]:
+def _interval(mean: float, sd: float, n: int, anytime: bool = False) -> tuple[float, float]:
     if n < 2 or sd is None or math.isnan(sd):
         return float("nan"), float("nan")
+    if anytime:
+        lo, hi = confidence_sequence(n, mean, sd * sd)
+        return float(lo), float(hi)
     half = Z * sd / math.sqrt(n)
     return mean - half, mean + half
 
 
-def restricted_play(games, points: list[dict]) -> pl.DataFrame:
-    """Per (setting, bot, entity, modifier): win rate, paired difference to the plain agent."""
+def restricted_play(games, points: list[dict], anytime: bool = False) -> pl.DataFrame:
+    """Per (setting, bot, entity, modifier): win rate, paired difference to the plain agent;
+    anytime=True: confidence sequences instead of fixed-count intervals."""
     mods, refs = restricted_design(points)
     mods = [m for m in mods if (m["setting"], m["base"]) in refs]
     if not mods:
@@ -96,8 +104,8 @@ def restricted_play(games, points: list[dict]) -> pl.DataFrame:
     rows = []
     for r in agg.iter_rows(named=True):
         fair = 1.0 / r["players"]
-        rlo, rhi = _interval(r["rate"], r["rate_sd"], r["games"])
-        dlo, dhi = _interval(r["diff"], r["diff_sd"], r["games"])
+        rlo, rhi = _interval(r["rate"], r["rate_sd"], r["games"], anytime)
+        dlo, dhi = _interval(r["diff"], r["diff_sd"], r["games"], anytime)
         flag = ""
         if r["modifier"] == "favor":
             if rlo > fair and dlo > 0:
@@ -173,9 +181,9 @@ def _groups(rows: list[dict]) -> dict:
     return out
 
 
-def context(games, points: list[dict]) -> dict:
-    """What the report's _restricted.html.j2 shows: groups of rows, one per (setting, bot)."""
-    df = restricted_play(games, points)
+def context(df: pl.DataFrame) -> dict:
+    """What the report's _restricted.html.j2 shows (from restricted_play's table): groups of rows,
+    one per (setting, bot)."""
     groups = _groups(table_rows(df))
     return {"groups": [{"setting": s, "bot": b, "rows": rows,
                         "games": max((r[m]["games"] for r in rows for m in MODIFIERS if r[m]), default=0)}

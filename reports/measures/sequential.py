@@ -194,6 +194,28 @@ def confidence_sequence(n, mean, var, alpha: float = ALPHA, t_opt: float = T_OPT
     return mean - half, mean + half
 
 
+def anytime_interval(num, den=None, family: int = 1, alpha: float = ALPHA, t_opt: float = T_OPT):
+    """(effect, lo, hi) of per-game differences (or num/den ratios, as in `Tally`), with a 1 - alpha
+    confidence sequence Bonferroni-corrected over `family` checks: the interval to show for a check
+    that a sequential test stopped, since it holds whatever the number of games it stopped at."""
+    t = Tally().add(num, den)
+    if t.n < 2 or not t.weight:
+        return math.nan, math.nan, math.nan
+    lo, hi = confidence_sequence(t.n, t.mean, t.var, alpha / max(int(family), 1), t_opt)
+    return t.mean, float(lo), float(hi)
+
+
+def anytime_rates(df: pl.DataFrame, alpha: float = ALPHA, t_opt: float = T_OPT) -> pl.DataFrame:
+    """Win-rate rows (games, win_rate, ci_low, ci_high) with their intervals replaced by 1 - alpha
+    confidence sequences, for a run whose length a sequential test chose. A win share lies in
+    [0, 1], so its variance is at most p (1 - p); that bound is the variance used."""
+    if not df.height:
+        return df
+    n, p = df["games"].to_numpy().astype(float), df["win_rate"].to_numpy().astype(float)
+    lo, hi = confidence_sequence(n, p, p * (1 - p), alpha, t_opt)
+    return df.with_columns(ci_low=pl.Series(np.clip(lo, 0.0, 1.0)), ci_high=pl.Series(np.clip(hi, 0.0, 1.0)))
+
+
 def fixed_games(var: float, design: Design = Design()) -> float:
     """Games a fixed-count test needs for the same error rates: reject "no effect" when
     |mean| > c, with P(reject | effect d0) = alpha and P(accept | effect d1) = beta."""

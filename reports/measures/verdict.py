@@ -57,17 +57,18 @@ def _pct(x: float) -> str:
 
 
 def fact(what: str, name: str, value, lo, hi, fair: float, measure: str, bot: str = "", setting: str = "",
-         unit: str = "rate", threshold: float = THRESHOLD) -> dict:
+         unit: str = "rate", threshold: float = THRESHOLD, interval: str = "interval") -> dict:
     """One quantity, computed once: who, the measure, the bot and setting it was measured under, the
     value with its interval, and its direction (STRONG, WEAK or None). Every verdict line, terminal
     line and association line that names it is rendered from this row (`text`).
 
     unit: "rate" (a win rate against a fair share), "effect" (a difference in win rate, fair 0) or
-    "change" (a paired change, after - before, fair 0)."""
+    "change" (a paired change, after - before, fair 0). interval: "interval" (a fixed-count 95%
+    interval) or "confidence sequence" (one valid at a stop a sequential test chose)."""
     d = classify(value, lo, hi, fair, threshold)
     row = {"what": what, "name": str(name), "measure": measure, "bot": bot, "setting": setting, "unit": unit,
            "value": value, "ci_low": lo, "ci_high": hi, "fair": fair, "direction": d,
-           "size": abs(value - fair) if not _bad(value) else 0.0}
+           "size": abs(value - fair) if not _bad(value) else 0.0, "interval": interval}
     row["text"] = fact_text(row)
     return row
 
@@ -77,30 +78,32 @@ def fact_text(r: dict) -> str:
     bots = f"{r['bot']} bots" if r["bot"] and f"{r['bot']} bots" not in r["setting"] else ""
     where = "; ".join(x for x in (r["measure"], bots, r["setting"]) if x)
     who = f"{r['what'].capitalize()} {r['name']}"
+    ci = f"95% {r.get('interval', 'interval')}"
     if r["unit"] == "rate":
         return (f"{who}: wins {_pct(r['value'])} against a fair {_pct(r['fair'])}, {_pp(r['value'] - r['fair'])} "
-                f"(95% interval {_pct(r['ci_low'])} to {_pct(r['ci_high'])}; {where}).")
+                f"({ci} {_pct(r['ci_low'])} to {_pct(r['ci_high'])}; {where}).")
     if r["unit"] == "change":
-        return (f"{who}: {_pp(r['value'])} win rate after the edit against before (95% interval "
+        return (f"{who}: {_pp(r['value'])} win rate after the edit against before ({ci} "
                 f"{_pp(r['ci_low'])} to {_pp(r['ci_high'])}; {where}).")
-    return (f"{who}: {_pp(r['value'])} win rate for whoever acquires it (corrected 95% interval "
+    return (f"{who}: {_pp(r['value'])} win rate for whoever acquires it (corrected {ci} "
             f"{_pp(r['ci_low'])} to {_pp(r['ci_high'])}; {where}).")
 
 
 def faction_facts(rows: Iterable[dict], label: str, measure: str, bot: str = "", setting: str = "",
                   name_key: str = "faction", rate: str = "win_rate", fair_key: str = "fair",
-                  change: bool = False) -> list[dict]:
+                  change: bool = False, interval: str = "interval") -> list[dict]:
     """Fact rows of factions (or seats): rows with a rate, ci_low, ci_high and a fair share;
     change=True: the rows are paired changes (compare), fair 0."""
     return [fact(label, r[name_key], r[rate], r["ci_low"], r["ci_high"], 0.0 if change else r[fair_key],
-                 measure, bot, setting, "change" if change else "rate") for r in rows]
+                 measure, bot, setting, "change" if change else "rate", interval=interval) for r in rows]
 
 
 def entity_facts(rows: Iterable[dict], kind: str, measure: str, bot: str = "", setting: str = "",
                  effect: str = "effect", change: bool = False) -> list[dict]:
-    """Fact rows of entities: the effect on the win rate of whoever acquires it (fair 0)."""
+    """Fact rows of entities: the effect on the win rate of whoever acquires it (fair 0); a row's
+    `interval` column, when present, names its kind of interval."""
     return [fact(kind, r["entity"], r[effect], r["ci_low"], r["ci_high"], 0.0, measure, bot, setting,
-                 "change" if change else "effect") for r in rows]
+                 "change" if change else "effect", interval=r.get("interval") or "interval") for r in rows]
 
 
 def problems_of(facts: Iterable[dict]) -> list[dict]:

@@ -23,6 +23,7 @@ from ..measures import impact as I
 from ..measures import metrics as M
 from ..measures import pairing as P
 from ..measures import restricted as R
+from ..measures import sequential as S
 from ..measures import verdict as V
 from ..measures.luck import TEXT
 from . import findings as F
@@ -131,26 +132,30 @@ def causal_facts(manifest: dict, seats: pl.DataFrame, factions: pl.DataFrame, ab
     by_index = {p["index"]: p for p in manifest["points"]}
     bot, at = _one_bot(by_index.get(reference)), pl.col("point") == reference
     where = labels.get(reference, "")
+    anytime = bool(manifest.get("until_decided"))
+    interval = "confidence sequence" if anytime else "interval"
     facts = []
     if bot:
         if flabel != "seat" and factions.height:
             facts += V.faction_facts(factions.filter(at).to_dicts(), flabel,
-                                     f"win rate per {flabel}, every seat the same bot", bot, where)
+                                     f"win rate per {flabel}, every seat the same bot", bot, where, interval=interval)
         if seats.height:
             facts += V.faction_facts(seats.filter(at).to_dicts(), "seat", "win rate per seat, every seat the same bot",
-                                     bot, where, name_key="seat")
+                                     bot, where, name_key="seat", interval=interval)
     if ablation.height:
         held = ablation.filter((pl.col("base") == reference) & pl.col("holds") & (pl.col("kind") == "knockout"))
         for r in held.iter_rows(named=True):
-            facts += V.entity_facts([r], kind, "knockout: the same games with its effect off",
-                                    _one_bot(by_index.get(r["base"])) or "mixed", where)
+            measure = "knockout: the same games with its effect off"
+            if anytime:
+                measure += f", played until decided ({r['games']:,} games)"
+            facts += V.entity_facts([r], kind, measure, _one_bot(by_index.get(r["base"])) or "mixed", where)
     for r in restricted.iter_rows(named=True) if restricted.height else ():
         sign = 1 if r["modifier"] == "favor" else -1     # avoiding a strong entity loses: its worth is -diff
         lo, hi = sorted((sign * r["diff_lo"], sign * r["diff_hi"]))
         facts.append(V.fact(kind, r["entity"], sign * r["diff"], lo, hi, 0.0,
                             f"restricted play: one seat {'favouring' if sign > 0 else 'avoiding'} it against plain "
                             f"{r['bot']}" + ("" if sign > 0 else " (sign turned: what having it is worth)"),
-                            r["bot"], r["setting"], unit="effect"))
+                            r["bot"], r["setting"], unit="effect", interval=interval))
     return facts
 
 
@@ -185,13 +190,17 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     labels = {p["index"]: describe_point(p) for p in points}
     reference = manifest.get("reference_point", base_ids[0] if base_ids else 0)
     base_games = games.filter(pl.col("point").is_in(base_ids))
-    head = M.headline(base_games, target)
+    # A run played until decided stopped where its tests chose: its intervals are confidence sequences.
+    anytime = bool(manifest.get("until_decided"))
     seats, factions = M.seat_win_rates(base_games), M.faction_win_rates(base_games)
     bots = M.bot_win_rates(base_games)
+    if anytime:
+        seats, factions, bots = S.anytime_rates(seats), S.anytime_rates(factions), S.anytime_rates(bots)
+    head = M.headline(base_games, target, seats)
     impact = M.entity_impact(tallies, base_games, base_ids)
     grid = [a["name"] for a in manifest["config"].get("grid", [])]
     pairings = P.point_pairings(games, points, reference, grid)
-    ablation = M.ablation_effects(games, points)
+    ablation = M.ablation_effects(games, points, anytime)
     if ablation.height:      # every paired check carries its pairing figures and its plain-words label
         ablation = ablation.join(pairings.filter(pl.col("kind") != "sweep").select(
             pl.col("point").cast(ablation["point"].dtype), "kind", "identical", "changed", "correlation",
@@ -262,8 +271,9 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     else:
         assoc = impact.filter(pl.col("point") == reference) if impact.height else impact
         assoc_measure = "association: acquirers against the other seats (not a cause)"
+    restricted = R.restricted_play(games, points, anytime)      # one table: the verdict and its section
     verdict = build_verdict(manifest, seats, factions, ablation, reference, tables, steps_folder, labels,
-                            assoc, assoc_measure, R.restricted_play(games, points))
+                            assoc, assoc_measure, restricted)
     flow = flow_section.build(base_games, base_ids, reference, labels, manifest.get("standing_label") or "standing",
                               flabel)
     targets = targets_section.build(base_games, tallies, base_ids, labels, manifest["config"].get("target"))
@@ -298,7 +308,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "total_games": games.height, "points": points, "rulesets": manifest.get("rulesets", {}),
         "missing": manifest.get("_missing_chunks", 0),
         "coverage": coverage_context(manifest, base_games, tallies, base_ids),
-        "restricted": R.context(games, points),
+        "restricted": R.context(restricted),
         "until_decided": manifest.get("until_decided"),      # a run played until decided (sequential checks)
     }
 

@@ -27,6 +27,8 @@ set = { copies = 0 }
 def test_each_removal_stops_when_decided_and_the_run_folder_is_complete(write_config, tmp_path, capsys):
     out = tmp_path / "run"
     assert cli.main(["sweep", str(write_config(CONFIG)), "--out", str(out), "--quiet", "--until-decided"]) == 0
+    assert "paired checks: " in capsys.readouterr().out           # the sweep counts the decisions
+    assert cli.main(["report", str(out)]) == 0                    # the report lists each one
     printed = capsys.readouterr().out
     run = store.open_run(out)
     seq = run.manifest["until_decided"]
@@ -94,6 +96,7 @@ seats = [0]
 def test_restricted_play_checks_stop_when_decided_paired_with_the_plain_line_up(write_config, tmp_path, capsys):
     out = tmp_path / "run"
     assert cli.main(["sweep", str(write_config(RESTRICTED)), "--out", str(out), "--quiet", "--until-decided"]) == 0
+    assert cli.main(["report", str(out)]) == 0
     printed = capsys.readouterr().out
     run = store.open_run(out)
     rows = run.manifest["until_decided"]["rows"]

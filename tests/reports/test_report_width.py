@@ -114,13 +114,15 @@ def test_the_main_jobs_report_opens_with_its_verdict(tmp_path):
     """The README's first command (quick.toml), then its report's verdict as the reader sees it."""
     out = tmp_path / "quick"
     proc = subprocess.run([sys.executable, "-m", "experiments.cli", "sweep", str(REPO / "experiments/configs/quick.toml"),
-                           "--out", str(out), "--jobs", "2", "--quiet"], capture_output=True, text=True, timeout=1800)
+                           "--out", str(out), "--jobs", "2", "--until-decided", "--quiet"], capture_output=True, text=True,
+                          timeout=1800)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert cli.main(["report", str(out)]) == 0
     html = (out / "report.html").read_text()
     verdict = re.search(r'<section id="verdict".*?</section>', html, re.S).group(0)
     assert "(red)" in verdict and "(blue)" in verdict and "percentage points" in verdict
     assert re.search(r'<li class="(strong|weak)">', verdict)
+    assert "95% confidence sequence" in verdict and 'id="until-decided"' in html     # played until decided
     for step in re.findall(r'data-config="([^"]+)"', verdict):
         assert Path(step).is_file()
     body = _body_at_1280(tmp_path, out / "report.html")
