@@ -106,6 +106,12 @@ def check_table(path: Path, schema: TableSchema) -> list[UserError]:
     return problems
 
 
+def _swallowed_rows(cell: str | None, columns: int) -> bool:
+    """A cell that holds whole later rows (a line with a full row's commas): the mark of an
+    unbalanced quote, not of a quoted text that spans lines."""
+    return bool(cell) and any(line.count(",") >= columns - 1 for line in cell.splitlines()[1:])
+
+
 def _read(path: Path, schema: TableSchema, problems: list[UserError]) -> tuple[dict, ...]:
     """The rows that could be read; every problem met is appended to `problems` (reading goes on
     past a bad cell or row, and stops only when the file itself cannot be read)."""
@@ -124,9 +130,16 @@ def _read(path: Path, schema: TableSchema, problems: list[UserError]) -> tuple[d
                 if col.required and col.name not in header:
                     problems.append(UserError(f"missing column '{col.name}' ({col.doc or col.kind.__name__})",
                                               file=file, row=1))
-            for line_no, raw_row in enumerate(reader, start=2):
+            end = reader.line_num                    # the physical line the last record ended on
+            for raw_row in reader:
+                line_no, end = end + 1, reader.line_num
                 if None in raw_row:
                     problems.append(UserError("more fields than the header has columns", file=file, row=line_no))
+                    continue
+                if end > line_no and any(_swallowed_rows(v, len(header)) for v in raw_row.values()):
+                    # csv reads an unclosed quote's cell on to the next quote, over later rows
+                    problems.append(UserError(f'a quoted cell runs from here over {end - line_no} more lines: '
+                                              'an unbalanced " (a closing quote is missing)', file=file, row=line_no))
                     continue
                 row: dict[str, Any] = {"_row": line_no}
                 for col in schema.columns:

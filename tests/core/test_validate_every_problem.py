@@ -50,3 +50,16 @@ def test_validate_still_accepts_the_shipped_data(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "experiments.cli", "validate", str(folder)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_an_unbalanced_quote_is_named_on_its_row_and_not_read_as_a_bad_value(tmp_path):
+    folder = tmp_path / "my-cards"
+    shutil.copytree(BUILTIN, folder)
+    _edit_line(folder / "cards.csv", 4, "Pigrizia,starting,", 'Pigrizia,"starting,')
+    proc = subprocess.run([sys.executable, "-m", "experiments.cli", "validate", str(folder)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    problems = [ln for ln in proc.stderr.splitlines() if ln.startswith("error: ")]
+    assert len(problems) == 1, problems
+    assert "cards.csv, row 4" in problems[0] and 'unbalanced "' in problems[0]
+    assert "deck" not in problems[0] and "Occhiaie" not in problems[0]     # no swallowed rows pasted in
