@@ -15,6 +15,7 @@ BALANCELAB_CACHE_DIR (and the same sources) with this process.
 """
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import logging
 import shutil
@@ -183,13 +184,20 @@ def check_scheduler_address(address: str) -> None:
 def _lost_cluster(exc: BaseException) -> bool:
     """Whether an error raised while waiting on a remote cluster says the cluster went away."""
     from distributed.client import FutureCancelledError  # start-up: dask, --backend dask only
-    return isinstance(exc, (OSError, TimeoutError, FutureCancelledError)) and not isinstance(exc, UserError)
+    from distributed.comm.core import CommClosedError
+    return isinstance(exc, (OSError, TimeoutError, FutureCancelledError, CommClosedError, asyncio.CancelledError)) \
+        and not isinstance(exc, UserError)
 
 
 def _dask_client(jobs: int, scheduler: str | None, processes: bool):
     from distributed import Client, LocalCluster  # start-up: dask, --backend dask only
     if scheduler:
         check_scheduler_address(scheduler)
+        # A lost scheduler is reported by the sweep in one line (exit 3, with the resume hint);
+        # the client's own reconnect tracebacks would bury it.
+        for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")] \
+                + ["distributed", "tornado"]:
+            logging.getLogger(name).setLevel(logging.CRITICAL)     # distributed sets levels per logger
         try:
             return Client(scheduler, timeout="20s"), None
         except (OSError, TimeoutError) as exc:
@@ -325,11 +333,12 @@ def _run_locked(cfg, points, out, manifest, jobs, backend, scheduler, progress, 
                 written += 1
                 bar.update(b - a)
                 plain.update(b - a)
-        except Exception as exc:
+        except (Exception, asyncio.CancelledError) as exc:     # a cancelled wait is not an Exception
             if backend != "dask" or not scheduler or not _lost_cluster(exc):
                 raise
+            why = str(exc).splitlines()[0] if str(exc) else ""
             raise EnvironmentFault(f"--scheduler {scheduler}: the dask cluster was lost after {written} of "
-                                   f"{len(tasks)} chunks ({type(exc).__name__}: {exc}); the finished chunks are "
+                                   f"{len(tasks)} chunks ({type(exc).__name__}: {why}); the finished chunks are "
                                    f"kept in {out}: start the scheduler again and resume with --resume") from None
     session["seconds"] = round(time.perf_counter() - t0, 3)
     manifest["sessions"] = manifest.get("sessions", []) + [session]

@@ -64,12 +64,13 @@ def _stop(procs: list[subprocess.Popen]) -> None:
 
 
 @contextlib.contextmanager
-def dask_cluster(folder: Path, env: dict):
-    """A scheduler and two single-thread workers on 127.0.0.1; yields the scheduler address."""
+def dask_cluster(folder: Path, env: dict, procs: list | None = None):
+    """A scheduler and two single-thread workers on 127.0.0.1; yields the scheduler address.
+    `procs`, given, receives the processes started (the scheduler first)."""
     from distributed import Client
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    procs: list[subprocess.Popen] = []
+    procs = [] if procs is None else procs
 
     def start(*args: str, log: str):
         with open(folder / log, "w") as err:     # the child keeps its own handle
@@ -155,3 +156,40 @@ def test_evolution_sweep_on_a_dask_cluster_loads_the_engine_the_parent_compiled(
     assert on_cluster.equals(local)
     assert len(workers) == 2 and all(w["chunks"] > 0 for w in workers), workers
     assert all(w["cache_hits"] > 0 and w["cache_misses"] == 0 for w in workers), workers
+
+
+LONG = """
+ruleset = "evolversi"
+players = 3
+games = 8000
+seed = 4
+batch_size = 20
+"""
+
+
+@pytest.mark.slow
+def test_a_scheduler_lost_during_a_sweep_is_one_line_exit_3_and_a_local_resume_gives_the_clean_rows(tmp_path):
+    config = tmp_path / "long.toml"
+    config.write_text(LONG)
+    env = dict(os.environ)
+    out = tmp_path / "dask"
+    procs: list[subprocess.Popen] = []
+    with dask_cluster(tmp_path, env, procs) as address:
+        run = subprocess.Popen([sys.executable, "-m", "experiments.cli", "sweep", str(config), "--out", str(out),
+                                "--quiet", "--backend", "dask", "--scheduler", address], cwd=REPO, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 300
+        while not list(out.glob("**/*.parquet")) and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert run.poll() is None, run.communicate()[1][-2000:]        # still playing: some chunks written
+        os.killpg(procs[0].pid, signal.SIGKILL)                         # the scheduler goes away
+        _, err = run.communicate(timeout=300)
+    assert run.returncode == 3, err[-2000:]
+    lines = err.strip().splitlines()
+    assert "Traceback" not in err and len(lines) == 1, err[-2000:]
+    assert "--scheduler" in lines[0] and "lost" in lines[0] and "--resume" in lines[0]
+    done = store.open_run(out)
+    assert not done.complete and 0 < done.games().height < 8000
+    resumed = sweep(config, out, env, "--jobs", "2", "--resume")
+    clean = sweep(config, tmp_path / "clean", env, "--jobs", "2")
+    assert resumed.equals(clean)
