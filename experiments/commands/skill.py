@@ -118,7 +118,10 @@ def cmd_skill(args) -> int:
     bots = parse_bots(args.bots) if args.bots is not None else ["random", game.default_bot]
     if args.games < 2:
         raise UserError(f"must be at least 2, got {args.games}", key="--games")
-    check(rs, bots, args.players, args.ladder_games, args.seed, args.jobs)
+    try:
+        check(rs, bots, args.players, args.ladder_games, args.seed, args.jobs)
+    except UserError as e:          # the ladder's games are this command's --ladder-games
+        raise UserError(e.message, file=e.file, key="--ladder-games" if e.key == "--games" else e.key) from None
     knockout_entities(rs, csv_list(args.entities))
     out = Path(args.out) if args.out else None
     if out is not None:
