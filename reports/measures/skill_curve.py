@@ -155,9 +155,9 @@ def agreement(curve: pl.DataFrame, name: str, bot: str, direction: str) -> str |
     if any(s == -sign for s in signs):
         verb = "stronger bots disagree"
     elif all(s == sign for s in signs):
-        verb = "stronger bots agree"
+        verb = "stronger bots agree in sign"
     elif any(s == sign for s in signs):
-        verb = "stronger bots agree where their intervals exclude 0"
+        verb = "stronger bots agree in sign where their intervals exclude 0"
     else:
         verb = "stronger bots do not settle it (their intervals include 0)"
     return f"{verb}: {', '.join(said)}"

@@ -122,7 +122,7 @@ def section(manifest: dict, curve: pl.DataFrame) -> dict:
         cells = {r["bot"]: r for r in grp.iter_rows(named=True)}
         rows.append({"kind": kind, "entity": entity, "cells": [cells.get(b) for b in order]})
     return {"m": manifest, "bots": order, "rows": rows, "flags": flags["text"].to_list(),
-            "figure": chart(curve, flags, title_of(manifest)), "curve": curve}
+            "figure": chart(curve, flags, title_of(manifest)), "cell": pp_cell}
 
 
 def annotate_verdict(verdict: dict, curve: pl.DataFrame) -> None:

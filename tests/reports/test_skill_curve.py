@@ -83,7 +83,7 @@ def test_a_verdict_line_says_whether_stronger_bots_agree():
     assert S.agreement(c, "decoy", "weak", "strong").startswith("stronger bots disagree: mid +")
     assert S.agreement(c, "Decoy", "strong", "weak").startswith("strong is the strongest bot")
     agree = curve({"weak": (0.6, 0.3), "strong": (0.5, 0.2)}, {"weak": -1.0, "strong": 1.0})
-    assert S.agreement(agree, "Decoy", "weak", "strong").startswith("stronger bots agree: strong +")
+    assert S.agreement(agree, "Decoy", "weak", "strong").startswith("stronger bots agree in sign: strong +")
     assert S.agreement(agree, "Other", "weak", "strong") is None
 
 
