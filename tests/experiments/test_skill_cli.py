@@ -73,3 +73,22 @@ def test_an_out_folder_of_someone_elses_files_is_refused(tmp_path, capsys):
     assert cli.main(["skill", "evolution", "--bots", "random,greedy", "--out", str(tmp_path), "--quiet"]) == 2
     assert "holds neither a sweep's run nor a previous skill curve" in capsys.readouterr().err
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.slow
+def test_the_report_of_a_run_folder_shows_its_skill_curve_and_whether_stronger_bots_agree(tmp_path, capsys):
+    config = tmp_path / "knockouts.toml"
+    config.write_text('name = "fertile"\nruleset = "evolution"\nplayers = 4\ngames = 600\nseed = 0\n'
+                      'bots = "greedy"\n\n[ablation]\nkind = "knockout"\nentities = ["fertile"]\n')
+    run = tmp_path / "run"
+    assert cli.main(["sweep", str(config), "--out", str(run)]) == 0
+    assert cli.main(["skill", "evolution", "--bots", "random,greedy,trained", "--entities", "fertile",
+                     "--games", "600", "--ladder-games", "240", "--out", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    assert cli.main(["report", str(run)]) == 0
+    text = capsys.readouterr().out
+    # greedy's Fertile is too strong (+20 pp); the line rests on greedy and checks trained, rated above it
+    line = next(t for t in text.splitlines() if "too strong: Trait fertile" in t)
+    assert "greedy bots" in line and "Across skill: stronger bots" in line and "trained +" in line
+    html = (run / "report.html").read_text()
+    assert 'id="skill"' in html and "Balance across skill" in html and "Across skill: stronger bots" in html

@@ -100,3 +100,18 @@ def test_the_report_section_renders_every_row_and_the_flag(tmp_path):
     assert len(sec["flags"]) == 1 and "a trap" in sec["flags"][0]
     assert sec["figure"].startswith("data:image/png;base64,")
     assert (tmp_path / "skill_curve.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_verdict_lines_are_checked_only_against_a_curve_of_the_same_rules():
+    from reports.page.html import skill_context
+    c = curve({"weak": (0.6, 0.3), "strong": (0.2, 0.5)}, {"weak": -1.0, "strong": 1.0})
+    m = {"ruleset": "test", "variant": "default", "ruleset_hash": "aaaa", "players": PLAYERS, "seed": 0,
+         "games": 4000, "ratings": {"weak": [-1.0, -1.1, -0.9], "strong": [1.0, 0.9, 1.1]}, "ratings_from": "ladder",
+         "entity_kind": "card"}
+    for hash_, expect in (("aaaa", "stronger bots disagree: strong -"), ("bbbb", None)):
+        verdict = {"problems": [{"name": "Decoy", "bot": "weak", "direction": "strong"}]}
+        run = {"points": [{"index": 0, "ruleset_hash": hash_}], "_skill": (m, c)}
+        sec = skill_context(run, 0, verdict)
+        assert len(sec["flags"]) == 1                       # the section shows whichever rules it played
+        said = verdict["problems"][0].get("skill")
+        assert said == expect if expect is None else said.startswith(expect), said
