@@ -17,10 +17,6 @@ from .html import write_text_atomic
 PANELS = 24               # at most this many entities in the figure: the flagged first, then the largest effects
 
 
-def _pp(x) -> str:
-    return "   n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:+6.1f}"
-
-
 def curve_text(manifest: dict, curve: pl.DataFrame, flags: pl.DataFrame) -> str:
     """The terminal's table and the flagged lines."""
     m = manifest
@@ -37,8 +33,7 @@ def curve_text(manifest: dict, curve: pl.DataFrame, flags: pl.DataFrame) -> str:
         cells = {r["bot"]: r for r in grp.iter_rows(named=True)}
         row = f"{entity[:21]:<22}"
         for b in order:
-            r = cells.get(b)
-            row += f"{'':>24}" if r is None else f"{_pp(r['effect'])} ({_pp(r['ci_low']).strip()}, {_pp(r['ci_high']).strip()})".rjust(24)
+            row += pp_cell(cells.get(b), "no holder").rjust(24)
         lines.append(row)
     lines += ["", f"Sign changes across skill ({flags.height}; called only where both bots' intervals exclude 0):"]
     lines += [f"  {t}" for t in flags["text"].to_list()] or ["  none"]
@@ -63,7 +58,10 @@ def chart(curve: pl.DataFrame, flags: pl.DataFrame, title: str) -> str:
     nrows = max(1, math.ceil(len(panels) / cols))
     fig, _ = plots._figure(2.6 * cols, 0.8 + 2.0 * nrows)
     fig.clear()
-    axes = fig.subplots(nrows, cols, squeeze=False, sharex=True)
+    axes = fig.subplots(nrows, cols, squeeze=False)
+    ratings = curve["rating"].to_numpy()
+    pad = 0.08 * max(float(np.ptp(ratings)) if ratings.size else 0.0, 1.0)
+    xlim = (float(ratings.min()) - pad, float(ratings.max()) + 3.5 * pad) if ratings.size else (-1.0, 1.0)  # room for the names
     for ax, (kind, entity) in zip(axes.ravel(), panels):
         r = curve.filter((pl.col("kind") == kind) & (pl.col("entity") == entity)).sort("rating")
         r = r.filter(pl.col("effect").is_not_null())
@@ -78,10 +76,13 @@ def chart(curve: pl.DataFrame, flags: pl.DataFrame, title: str) -> str:
             trend.get((kind, entity)), "")
         ax.set_title(f"{entity}{flag}", fontsize=9, color=colour if flag else "black")
         ax.tick_params(labelsize=7)
+        ax.set_xlim(*xlim)
     for ax in axes.ravel()[len(panels):]:
         ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("ladder rating", fontsize=8)
+    for col in range(cols):                 # the lowest panel of each column names the x axis
+        last = max(r for r in range(nrows) if r * cols + col < len(panels)) if col < len(panels) else None
+        if last is not None:
+            axes[last, col].set_xlabel("ladder rating", fontsize=8)
     for ax in axes[:, 0]:
         ax.set_ylabel("effect, pp", fontsize=8)
     fig.suptitle(title, fontsize=11)
@@ -131,8 +132,8 @@ def annotate_verdict(verdict: dict, curve: pl.DataFrame) -> None:
         p["skill"] = S.agreement(curve, p["name"], p["bot"], p["direction"]) if p.get("bot") else None
 
 
-def pp_cell(r: dict | None) -> str:
-    """One table cell: the effect and its interval in pp (empty without an estimate)."""
+def pp_cell(r: dict | None, missing: str = "n/a") -> str:
+    """One table cell: the effect and its interval in pp (`missing` without an estimate)."""
     if r is None or r["effect"] is None or (isinstance(r["effect"], float) and np.isnan(r["effect"])):
-        return "n/a"
+        return missing
     return f"{r['effect'] * 100:+.1f} ({r['ci_low'] * 100:+.1f}, {r['ci_high'] * 100:+.1f})"
