@@ -11,6 +11,7 @@ changes across skill. With --out writes skill_curve.csv, skill_curve.json and sk
 """
 from __future__ import annotations
 
+import base64
 import json
 import time
 from pathlib import Path
@@ -106,10 +107,23 @@ def play_ratings(rs, bots: list[str], players: int, games: int, seed: int, jobs:
     return {b: (x, lo, hi) for b, x, lo, hi in r.select("bot", "rating", "ci_low", "ci_high").iter_rows()}
 
 
+def write_outputs(out: Path, manifest: dict, curve, flags) -> list[Path]:
+    """skill_curve.png (the figure), skill_curve.csv (the table) and, last, skill_curve.json (the
+    run and the flagged lines): a report reads a curve only once both its table and its json exist."""
+    from reports.page.html import write_text_atomic
+    from reports.page.skill import chart, title_of
+    out.mkdir(parents=True, exist_ok=True)
+    csv, js, png = (out / f for f in FILES)
+    png.write_bytes(base64.b64decode(chart(curve, flags, title_of(manifest)).split(",", 1)[1]))
+    write_text_atomic(csv, curve.write_csv())
+    write_text_atomic(js, json.dumps(dict(manifest, flags=flags.to_dicts()), indent=2, default=str))
+    return [csv, js, png]
+
+
 def cmd_skill(args) -> int:
     # start-up: the command's library loads when the command runs, not for every --help
     from reports.measures.skill_curve import sign_changes
-    from reports.page.skill import curve_text, write_outputs
+    from reports.page.skill import curve_text
 
     from ..ladder import check, parse_bots
     from ..skill_curve import knockout_entities, skill_curve

@@ -1,6 +1,7 @@
 """Balance across skill on the page and in the terminal: the skill-curve table
 (reports.measures.skill_curve) in words, its figure (effect against the bots' ladder ratings,
-one panel per entity), its files, and the report section built from a run folder's files."""
+one panel per entity), and the report section built from a run folder's files
+(skill_curve.csv and .json, written by `balancelab skill`)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,6 @@ import polars as pl
 
 from ..measures import skill_curve as S
 from . import plots
-from .html import write_text_atomic
 
 PANELS = 24               # at most this many entities in the figure: the flagged first, then the largest effects
 
@@ -92,18 +92,6 @@ def chart(curve: pl.DataFrame, flags: pl.DataFrame, title: str) -> str:
 def title_of(manifest: dict) -> str:
     return (f"{manifest['ruleset']}: effect across skill, {manifest['players']} players, "
             f"{manifest['games']:,} games per bot and arm")
-
-
-def write_outputs(out: Path, manifest: dict, curve: pl.DataFrame, flags: pl.DataFrame) -> list[Path]:
-    """skill_curve.csv (the table), skill_curve.json (the run and the flagged lines), skill_curve.png."""
-    import base64
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "skill_curve.csv", out / "skill_curve.json", out / "skill_curve.png"]
-    curve.write_csv(paths[0])
-    write_text_atomic(paths[1], json.dumps(dict(manifest, flags=flags.to_dicts()), indent=2, default=str))
-    uri = chart(curve, flags, title_of(manifest))
-    paths[2].write_bytes(base64.b64decode(uri.split(",", 1)[1]))
-    return paths
 
 
 def read(folder: Path) -> tuple[dict, pl.DataFrame] | None:

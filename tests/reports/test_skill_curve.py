@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from experiments.commands.skill import write_outputs
 from reports.measures import skill_curve as S
 from reports.page import skill as page
 
@@ -92,7 +93,7 @@ def test_the_report_section_renders_every_row_and_the_flag(tmp_path):
     manifest = {"ruleset": "test", "variant": "default", "ruleset_hash": "0", "players": PLAYERS, "seed": 0,
                 "games": 4000, "ratings": {"weak": [-1.0, -1.1, -0.9], "strong": [1.0, 0.9, 1.1]},
                 "ratings_from": "ladder"}
-    page.write_outputs(tmp_path, manifest, c, S.sign_changes(c))
+    write_outputs(tmp_path, manifest, c, S.sign_changes(c))
     m, again = page.read(tmp_path)
     assert again.select("bot", "effect").equals(c.select("bot", "effect"))
     sec = page.section(m, again)
