@@ -11,7 +11,8 @@ An entity's effect is the knockout's paired effect on the seats that hold it
 (reports.measures.impact.knockout_by_bot: their win share in the base games minus in the same
 games with the effect off), with an interval clustered by game and corrected for the number
 of entities compared. A faction's edge is its win rate minus its fair share (every seat the
-same bot, so the faction dealt is the only difference between the seats).
+same bot, so the faction dealt is the only difference between the seats), its Wilson interval
+corrected for the number of factions.
 
 A sign change is called only between two bots whose intervals both exclude 0: an effect
 clearly positive for a weaker bot and clearly negative for a stronger one is a trap ("helps
@@ -30,6 +31,7 @@ import polars as pl
 from .impact import knockout_by_bot
 from .metrics import faction_win_rates
 from .pairing import _used, pairing
+from .stats import wilson, z_for_family
 
 KNOCKOUT = "knockout: the same games with its effect off"
 FACTION = "win rate minus fair share, every seat the same bot"
@@ -65,11 +67,13 @@ def knockout_rows(base: pl.DataFrame, ablated: Mapping[str, pl.DataFrame], ids: 
 
 
 def faction_rows(base: pl.DataFrame, label: str, bot: str, rating: Sequence[float]) -> list[dict]:
-    """One row per faction: its win rate minus its fair share, every seat played by `bot`."""
-    fr = faction_win_rates(base)
-    return [_row(label, r["faction"], FACTION, bot, rating, r["win_rate"] - r["fair"], r["ci_low"] - r["fair"],
-                 r["ci_high"] - r["fair"], r["games"], r["games"], math.nan, True)
-            for r in fr.iter_rows(named=True) if r["games"]]
+    """One row per faction: its win rate minus its fair share, every seat played by `bot`, with a
+    Wilson interval corrected for the number of factions."""
+    fr = faction_win_rates(base).filter(pl.col("games") > 0)
+    _, lo, hi = wilson(fr["wins"].to_numpy(), fr["games"].to_numpy(), z_for_family(fr.height))
+    return [_row(label, r["faction"], FACTION, bot, rating, r["win_rate"] - r["fair"], lo[i] - r["fair"],
+                 hi[i] - r["fair"], r["games"], r["games"], math.nan, True)
+            for i, r in enumerate(fr.iter_rows(named=True))]
 
 
 def _row(kind, entity, measure, bot, rating, effect, lo, hi, games, holders, changed, holds) -> dict:

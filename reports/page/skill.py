@@ -29,16 +29,24 @@ def curve_text(manifest: dict, curve: pl.DataFrame, flags: pl.DataFrame) -> str:
              "",
              f"{'':<22}" + "".join(f"{b[:22]:>24}" for b in order),
              f"{'effect, pp (interval)':<22}" + "".join(f"{'':>24}" for _ in order)]
+    unheld = []
     for (kind, entity), grp in curve.group_by(["kind", "entity"], maintain_order=True):
+        if grp["effect"].is_null().all():
+            unheld.append(entity)
+            continue
         cells = {r["bot"]: r for r in grp.iter_rows(named=True)}
         row = f"{entity[:21]:<22}"
         for b in order:
             row += pp_cell(cells.get(b), "no holder").rjust(24)
         lines.append(row)
+    if unheld:
+        lines.append(f"no holder with any bot ({len(unheld)}: no seat acquired it, so its knockout measures "
+                     f"nothing): {', '.join(unheld)}")
     lines += ["", f"Sign changes across skill ({flags.height}; called only where both bots' intervals exclude 0):"]
     lines += [f"  {t}" for t in flags["text"].to_list()] or ["  none"]
-    lines.append("(effect: the holders' win share in the base games minus in the same games with the effect off, "
-                 "intervals corrected for the number of entities; a faction: its win rate minus its fair share)")
+    lines.append("(effect: the holders' win share in the base games minus in the same games with the effect off; "
+                 "a faction: its win rate minus its fair share; intervals corrected for the number of entities, "
+                 "or of factions)")
     return "\n".join(lines)
 
 
