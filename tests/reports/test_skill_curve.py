@@ -116,3 +116,33 @@ def test_verdict_lines_are_checked_only_against_a_curve_of_the_same_rules():
         assert len(sec["flags"]) == 1                       # the section shows whichever rules it played
         said = verdict["problems"][0].get("skill")
         assert said == expect if expect is None else said.startswith(expect), said
+
+
+def faction_games(n: int, p_first: float, seed: int) -> pl.DataFrame:
+    """n games of 4 seats, factions dealt at random; faction "Mole" wins with probability p_first."""
+    rng = np.random.default_rng(seed)
+    dealt = np.argsort(rng.random((n, PLAYERS)), axis=1)                # (n, seats) faction index per seat
+    names = np.array(["Mole", "Owl", "Hare", "Crab"])
+    mole_seat = np.argmax(dealt == 0, axis=1)
+    others = (mole_seat + rng.integers(1, PLAYERS, n)) % PLAYERS
+    winner = np.where(rng.random(n) < p_first, mole_seat, others)
+    cols = {"game": np.arange(n), "players": np.full(n, PLAYERS, np.int8)}
+    for s in range(PLAYERS):
+        cols[f"s{s}_faction"] = names[dealt[:, s]].tolist()
+        cols[f"s{s}_share"] = (winner == s).astype(np.float32)
+    return pl.DataFrame(cols)
+
+
+def test_a_faction_that_wins_with_weak_bots_and_loses_with_strong_ones_is_flagged():
+    rows = S.faction_rows(faction_games(4000, 0.40, 1), "animal", "weak", (-1.0, -1.1, -0.9))
+    rows += S.faction_rows(faction_games(4000, 0.12, 2), "animal", "strong", (1.0, 0.9, 1.1))
+    c = S.table(rows)
+    mole = c.filter(pl.col("entity") == "Mole").sort("rating")
+    assert mole["sign"].to_list() == [1, -1]
+    assert abs(mole["effect"][0] - 0.15) < 0.03 and abs(mole["effect"][1] + 0.13) < 0.03   # planted 40% and 12%
+    # the other three share what Mole leaves: about 20% each with weak bots, 29% with strong ones
+    flags = {r["entity"]: r for r in S.sign_changes(c).iter_rows(named=True)}
+    assert sorted(flags) == ["Crab", "Hare", "Mole", "Owl"]
+    assert flags["Mole"]["trend"] == S.TRAP and flags["Owl"]["trend"] == S.EXPERT
+    assert "wins more than its share with weak bots, less with strong ones: a trap" in flags["Mole"]["text"]
+    assert "an expert's pick" in flags["Owl"]["text"]
