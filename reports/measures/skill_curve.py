@@ -129,7 +129,8 @@ def _pp(x: float) -> str:
 
 
 def _end(r: dict) -> str:
-    return f"{r['bot']} (rating {r['rating']:.2f}) {_pp(r['effect'])}, interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}"
+    return (f"{r['bot']} (rating {r['rating']:.2f}) {_pp(r['effect'])}, "
+            f"interval {_pp(r['ci_low'])} to {_pp(r['ci_high'])}")
 
 
 def flag_text(kind: str, entity: str, measure: str, trend: str, weaker: dict, stronger: dict, overlap: bool) -> str:

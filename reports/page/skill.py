@@ -69,7 +69,8 @@ def chart(curve: pl.DataFrame, flags: pl.DataFrame, title: str) -> str:
     axes = fig.subplots(nrows, cols, squeeze=False)
     ratings = curve["rating"].to_numpy()
     pad = 0.08 * max(float(np.ptp(ratings)) if ratings.size else 0.0, 1.0)
-    xlim = (float(ratings.min()) - pad, float(ratings.max()) + 3.5 * pad) if ratings.size else (-1.0, 1.0)  # room for the names
+    # the right margin leaves room for the bots' names beside the last points
+    xlim = (float(ratings.min()) - pad, float(ratings.max()) + 3.5 * pad) if ratings.size else (-1.0, 1.0)
     for ax, (kind, entity) in zip(axes.ravel(), panels):
         r = curve.filter((pl.col("kind") == kind) & (pl.col("entity") == entity)).sort("rating")
         r = r.filter(pl.col("effect").is_not_null())
