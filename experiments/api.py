@@ -242,6 +242,7 @@ def luck(ruleset, bots="greedy,random", field: str | None = None, players: int =
 def report(run, out: str | Path | None = None) -> Path:
     """Write the HTML report (default RUN/report.html); return its path."""
     from reports.page.html import write_report  # start-up: the page loads jinja2 and matplotlib
+    from reports.page.skill import read as skill_read
     r = _run(run)
-    manifest = dict(r.manifest, _missing_chunks=len(r.missing()))
+    manifest = dict(r.manifest, _missing_chunks=len(r.missing()), _skill=skill_read(r.path))
     return write_report(manifest, r.games(), r.tallies(), out or r.path / "report.html")

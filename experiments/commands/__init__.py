@@ -8,7 +8,7 @@ experiments.cli builds the parser from COMMANDS, in this order.
 from __future__ import annotations
 
 from . import (bench, compare, conformance, kingmaking, ladder, luck, map, plan, replay, report, rulesets, run,
-               scenario, setup, sweep, train, tune, validate, warmup)
+               scenario, setup, skill, sweep, train, tune, validate, warmup)
 
 COMMANDS = (rulesets, run, compare, replay, bench, warmup, validate, setup, scenario, conformance, tune, map,
-            sweep, report, ladder, luck, kingmaking, train, plan)
+            sweep, report, ladder, skill, luck, kingmaking, train, plan)

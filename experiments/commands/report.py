@@ -32,6 +32,7 @@ def register(subparsers) -> None:
 def write_and_print(run, out: Path, ctx_out: dict | None = None) -> Path:
     """Write the run's page to `out` and print its top: the answer and the verdict (the page's words)."""
     from reports.page.html import write_report_context   # start-up: jinja2 and matplotlib, only for a page
+    from reports.page.skill import read as skill_read
     damaged = run.damaged()
     if damaged:
         point, a, b, path, why = damaged[0]
@@ -39,7 +40,7 @@ def write_and_print(run, out: Path, ctx_out: dict | None = None) -> Path:
         raise UserError(f"chunk of point {point}, games {a}-{b} {why}{more}; replay it with "
                         f"`balancelab sweep {run.path / 'config.toml'} --out {run.path} --resume`", file=str(path))
     missing = run.missing()
-    manifest = dict(run.manifest, _missing_chunks=len(missing))
+    manifest = dict(run.manifest, _missing_chunks=len(missing), _skill=skill_read(run.path))
     games = run.games()
     if games.height == 0:
         raise UserError("the run holds no finished games yet; run or resume the sweep first", file=str(run.path))

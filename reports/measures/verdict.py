@@ -119,7 +119,8 @@ def problems_of(facts: Iterable[dict]) -> list[dict]:
 
 def lines(verdict: dict) -> list[str]:
     """The verdict as terminal lines: the page's words, one line per problem, then the associations' count."""
-    out = [f"too {p['direction']}: {p['text']}" for p in verdict["problems"]]
+    out = [f"too {p['direction']}: {p['text']}" + (f" Across skill: {p['skill']}." if p.get("skill") else "")
+           for p in verdict["problems"]]
     if not out:
         out = [f"nothing beyond the threshold ({verdict['threshold'] * 100:.1f} pp) among "
                f"{len(verdict['facts'])} causal measures" if verdict["facts"] else

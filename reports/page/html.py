@@ -286,6 +286,7 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     answer = F.sweep_answer(same_series, x, reference, labels, touched, knocked, target, targets)
     lucks = luck_section.build(base_games, points, labels, seed=manifest["config"].get("seed", 0))
     found += [{"level": "info", "text": f"Luck and skill: {lk['words']} ({lk['title']})."} for lk in lucks]
+    skill = skill_context(manifest, reference, verdict)
     return {
         "answer": answer, "flow": flow, "targets": targets, "lucks": lucks, "luck_text": luck_text(),
         "verdict": verdict,
@@ -310,7 +311,21 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
         "coverage": coverage_context(manifest, base_games, tallies, base_ids),
         "restricted": R.context(restricted),
         "until_decided": manifest.get("until_decided"),      # a run played until decided (sequential checks)
+        "skill": skill,
     }
+
+
+def skill_context(manifest: dict, reference: int, verdict: dict) -> dict | None:
+    """The run folder's skill curve (manifest["_skill"]: reports.page.skill.read), its section; the
+    verdict's lines gain "stronger bots agree / disagree" when the curve played the reference's rules."""
+    if not manifest.get("_skill"):
+        return None
+    from . import skill as skill_page  # the skill page imports this module's helpers
+    curve_manifest, curve = manifest["_skill"]
+    ref = next((p for p in manifest["points"] if p["index"] == reference), {})
+    if ref.get("ruleset_hash") == curve_manifest.get("ruleset_hash"):
+        skill_page.annotate_verdict(verdict, curve)
+    return skill_page.section(curve_manifest, curve)
 
 
 def impact_wide(impact: pl.DataFrame, base_ids: list[int], reference: int) -> list[dict]:
