@@ -16,7 +16,7 @@ from pathlib import Path
 from simcore.games import GAMES
 from strategies.registry import make_bot, split_specs
 
-from ..kingmaking import HOPELESS, PLAYOUTS, SWING, check, forcing_bot, kingmaking, text
+from ..kingmaking import ALPHA, HOPELESS, PLAYOUTS, SWING, check, forcing_bot, kingmaking, text
 from .options import load_ruleset
 
 HELP = ("", ["balancelab kingmaking evolution --players 4 --games 40 --bots greedy,trained",
@@ -42,6 +42,8 @@ def register(subparsers) -> None:
                    help=f"a seat whose best option's win share is below this cannot win (default {HOPELESS})")
     p.add_argument("--swing", type=float, default=SWING,
                    help=f"the least change of another seat's win share that decides the winner (default {SWING})")
+    p.add_argument("--alpha", type=float, default=ALPHA,
+                   help=f"a swing counts when chance among the playouts gives it at most this often (default {ALPHA})")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a rule parameter (repeatable)")
     p.add_argument("--data", default=None, metavar="DIR", help="a designer's data folder replacing built-in files")
@@ -52,7 +54,7 @@ def register(subparsers) -> None:
 
 def cmd_kingmaking(args) -> int:
     game, rs = load_ruleset(args)
-    check(args.ruleset, rs, args.players, args.games, args.playouts, args.hopeless, args.swing)
+    check(args.ruleset, rs, args.players, args.games, args.playouts, args.hopeless, args.swing, args.alpha)
     names = split_specs(args.bots) if args.bots else [game.default_bot]
     for name in names:                               # a bad bot: one line, before any game
         make_bot(args.ruleset, name, rs)
@@ -63,7 +65,7 @@ def cmd_kingmaking(args) -> int:
             if not args.quiet:
                 print(f"\r{name}: {done}/{total} games", end="", file=sys.stderr, flush=True)
         rows.append(kingmaking(args.ruleset, rs, args.players, name, args.games, args.seed, args.playouts,
-                               args.hopeless, args.swing, progress=tick))
+                               args.hopeless, args.swing, progress=tick, alpha=args.alpha))
         if not args.quiet:
             print(file=sys.stderr)
     print(text(rows))

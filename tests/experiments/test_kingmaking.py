@@ -1,11 +1,12 @@
 """Kingmaking (experiments/kingmaking.py): a planted last-seat choice between two leaders is
-found; a control where the same choice cannot change the winner is not."""
+found; a control where the same choice cannot change the winner is not; a choice that only
+reshuffles luck (no option favours anyone) is flagged no more often than the null says."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from experiments.kingmaking import decision_effect, scan_game
+from experiments.kingmaking import _shares, _swings, decision_effect, scan_game
 from simcore import rng
 
 
@@ -52,6 +53,43 @@ class LastSeatGame:
 
     def state_outcome(self, rs, players, raw):
         return raw
+
+
+class CoinGame(LastSeatGame):
+    """The last seat's option only picks which coin decides between the two tied leaders: each
+    option's winner is a fair coin of its own (a different stream per option), so no option
+    favours anyone, yet with K playouts two options' win shares often differ by half a game."""
+
+    def __init__(self):
+        super().__init__(0)
+
+    def legal_options(self, rs, state, seat, kind):
+        return [("coin", 0), ("coin", 1), ("coin", 2)]
+
+    def _finish(self, state, gift, key):
+        scores = list(state["scores"])
+        scores[int(rng.key(key, gift, rng.CHANCE, 7) % 2)] += 1
+        top = max(scores)
+        return {"winner": np.array([[s == top for s in scores]]), "score": np.array([scores])}
+
+
+def test_a_choice_that_only_reshuffles_luck_is_flagged_about_as_often_as_its_null():
+    g, games = CoinGame(), 200
+    scans = [scan_game(g, None, 3, [None] * 3, seed=9, game=i, playouts=8) for i in range(games)]
+    assert all(s.hopeless == 1 for s in scans)
+    swing_only = sum(_big_swing(g, i) for i in range(games))
+    flagged, null = sum(s.kingmaking for s in scans), sum(s.null for s in scans)
+    assert swing_only >= 0.1 * games            # the swing alone calls many of these games kingmaking
+    assert flagged <= 0.05 * games and null <= 0.05 * games     # beyond chance: a few, as the null
+    assert abs(flagged - null) <= 0.05 * games
+
+
+def _big_swing(g, i: int) -> bool:
+    """Whether game i's decision swings by half a game or more (the rule without its p-value)."""
+    state = g.new_state(None, 3, None, 9, i)
+    keys = [int(rng.key(9, i, rng.SEARCH, 0, 2, k, 43)) for k in range(8)]
+    out = g.branch(None, [state] * 8, 2, "gift", [0, 1, 2], None, 9, i, keys)
+    return float(_swings(_shares(out, 3, 8), 2)) >= 0.5
 
 
 @pytest.mark.parametrize("lead, planted", [(0, True), (3, False)])
