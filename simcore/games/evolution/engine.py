@@ -130,9 +130,9 @@ def has_choice(rk, n_opts, n_acts):
 @inline_kernel
 def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     """Feeding turns from the first player clockwise until every player is out or every
-    player still in has passed in a row (reference.feeding; its deque is `order`).
+    player still in has passed in a row (reference_feeding.feeding; its deque is `order`).
     single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
-    (reference.feeding_turn). One call site of feeding_turn, and of feeding_options (the
+    (reference_feeding.feeding_turn). One call site of feeding_turn, and of feeding_options (the
     stop test and the turn share its options), keeps the compiled code small.
     q (see Q_N): a saved queue resumes the feeding there, playing its first turn; with
     q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot to choose (a fresh

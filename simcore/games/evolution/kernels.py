@@ -35,7 +35,7 @@ from .traits import (AMBUSH, BURROWING, CARNIVORE, CLIMBING, COOPERATION, FAT_TI
                      FORAGING, HARD_SHELL, HERDING, HORNS, INTELLIGENCE, LONG_NECK, NEGATABLE,
                      PACK_HUNTING, SCAVENGER, SYMBIOSIS, WARNING_CALL)
 
-# feeding turn outcomes, as reference.feeding_turn
+# feeding turn outcomes, as reference_feeding.feeding_turn
 OUT, FED, PASSED = 0, 1, 2
 
 MAX_ACTS = 8
@@ -219,7 +219,7 @@ def take_once(a, rk, b, p, i, from_wh, meat, amount):
 @inline_kernel
 def feed(a, rk, b, p, i, from_wh, meat, amount):
     """Species i of seat p takes food, then Cooperation passes 1 food per share to its right
-    neighbour, depth first as reference.feed's recursion. True if species i ate.
+    neighbour, depth first as reference_food.feed's recursion. True if species i ate.
 
     The recursion's pending calls always sit on consecutive slots with the deepest on top,
     so a count per slot and the deepest slot with a count replay it exactly."""
@@ -280,7 +280,7 @@ def _radix_pass(keys, uids, to_keys, to_uids, count, m, shift):
 def shuffle_into_deck(a, rk, b, m):
     """deck = the m cards a.uids[:m] (card ids, increasing) ordered by the keys of their
     stable uids at (SHUFFLE, shuffles, rk.carduid[card]), ties by card id: rng.shuffle_order's
-    stable argsort of keys over increasing card ids (reference.Game.shuffle). Two stable
+    stable argsort of keys over increasing card ids (reference_state.Game.shuffle). Two stable
     radix passes order the pairs by the keys' top 16 bits; an insertion sort then orders
     the (rare) runs that share them."""
     keys, uids = a.keys, a.uids
@@ -398,7 +398,7 @@ def attack_size(a, rk, b, p, i):
 @inline_kernel
 def can_attack(a, rk, b, p, i, q, d, negate):
     """May species i of seat p attack species d of seat q (`negate`: a defensive trait an
-    Intelligence carnivore ignores, -1 none)? As reference.can_attack."""
+    Intelligence carnivore ignores, -1 none)? As reference_attacks.can_attack."""
     if (p == q and i == d) or not works(a, rk, b, p, i, CARNIVORE):
         return False
     hard = negate != HARD_SHELL and works(a, rk, b, q, d, HARD_SHELL)
@@ -447,7 +447,7 @@ def _row(opts, k, kind, s, q, d, neg):
 @inline_kernel
 def feeding_options(a, rk, b, seat, opts):
     """Write the legal feeding options of `seat` into rows of `opts` in the canonical order
-    (reference.feeding_options); returns (rows, rows other than forgoing)."""
+    (reference_feeding.feeding_options); returns (rows, rows other than forgoing)."""
     P = a.n_species.shape[1]
     S = np.int64(a.n_species[b, seat])      # int64 indices: one compiled capacity (range(int8) counts in int32)
     k = 1                                    # row 0 is kept for forgoing
