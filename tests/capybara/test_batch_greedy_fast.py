@@ -1,4 +1,4 @@
-"""Greedy's incremental E(s) (batch_greedy.option_e) equals E(s) recomputed on the
+"""Greedy's incremental E(s) (batch_evaluation.option_e) equals E(s) recomputed on the
 look-ahead arrays after the option is played (contract 13's "after o"), for every option of
 every effect in states met in seeded games."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import pytest
 from simcore.games.capybara import codes as C
 from simcore.games.capybara import state as S
 from simcore.games.capybara.table import effect_options
-from strategies.capybara.batch_greedy import after_effect, best_effect, option_e, values_now
+from strategies.capybara.batch_best_option import best_effect
+from strategies.capybara.batch_evaluation import after_effect, option_e, values_now
 
 from .batch_kit import ruleset, turns
 

@@ -3,8 +3,8 @@
 A scenario is built once as a reference-engine `Game` (plain Python objects), then run on
 either engine through public functions only:
 
-- reference: `reference.feeding_turn / feeding / reveal_effects / add_food_cards /
-  end_feeding / feeding_options`;
+- reference: `reference_feeding.feeding_turn / feeding / feeding_options`,
+  `reference.reveal_effects / add_food_cards / end_feeding`;
 - batch: the same position through `state.from_games`, then `rules.feeding_turn /
   feeding / reveal_effects / add_food / end_feeding / feeding_options`, converted back
   with `state.to_game`.
@@ -21,6 +21,8 @@ import numpy as np
 from evo_players.scripted import scripted, used
 from strategies.evolution import compiled
 from simcore.games.evolution import reference as ref
+from simcore.games.evolution import reference_feeding as ref_feeding
+from simcore.games.evolution.reference_state import Game, Player, Species
 from simcore.games.evolution import rules as R
 from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import (BOARD, DECK, DISCARD, FOOD_CARD, OUT, from_games,
@@ -49,48 +51,48 @@ class Table:
                 return c
         raise AssertionError(f"no {trait} card left in the {self.variant} deck")
 
-    def sp(self, *traits, body=1, pop=1, food=0, fat=0) -> ref.Species:
+    def sp(self, *traits, body=1, pop=1, food=0, fat=0) -> Species:
         """A species board with one card per trait name (in play order)."""
-        return ref.Species(food=food, body=body, pop=pop, fat=fat,
-                           traits=[self.card(t) for t in traits])
+        return Species(food=food, body=body, pop=pop, fat=fat,
+                       traits=[self.card(t) for t in traits])
 
     def game(self, boards, wh=0, first=0, hands=None, bags=None, deck=None, discard=(),
-             round=0) -> ref.Game:
+             round=0) -> Game:
         """boards: one list of Species per seat (seat 0 first). hands: {seat: [trait,...]}.
         deck: trait names (top first) or None = every card not used yet, lowest id on top.
         The bank ledger is set so that wh + food + fat + bags == tokens out of the bank."""
         hands = hands or {}
         bags = bags or [0] * len(boards)
-        players = [ref.Player(pid=k + 1, species=list(sp), bag=bags[k],
-                              hand=sorted(self.card(t) for t in hands.get(k, ())))
+        players = [Player(pid=k + 1, species=list(sp), bag=bags[k],
+                          hand=sorted(self.card(t) for t in hands.get(k, ())))
                    for k, sp in enumerate(boards)]
         disc = [self.card(t) for t in discard]
         if deck is None:
             deck_ids, self.free = list(self.free), []
         else:
             deck_ids = [self.card(t) for t in deck]
-        g = ref.Game(rules=self.rules, cards=self.cards, players=players, wh=wh,
-                     deck=deck_ids, discard=disc, first=first, round=round, seed=7)
+        g = Game(rules=self.rules, cards=self.cards, players=players, wh=wh,
+                 deck=deck_ids, discard=disc, first=first, round=round, seed=7)
         g.bank_out = ledger(g)
         return g
 
 
-def ledger(g: ref.Game) -> int:
+def ledger(g: Game) -> int:
     """Food tokens outside the Food Bank: Watering Hole + species food + fat + bags."""
     return g.wh + sum(sp.food + sp.fat for p in g.players for sp in p.species) \
         + sum(p.bag for p in g.players)
 
 
-def traits_of(g: ref.Game, sp: ref.Species) -> list:
+def traits_of(g: Game, sp: Species) -> list:
     return [TRAITS[g.kind(c)] for c in sp.traits]
 
 
-def board(g: ref.Game, seat: int) -> list:
+def board(g: Game, seat: int) -> list:
     """(food, body, pop, fat) of each species of a seat, left to right."""
     return [(s.food, s.body, s.pop, s.fat) for s in g.players[seat].species]
 
 
-def all_card_places(g: ref.Game, food_cards=()) -> Counter:
+def all_card_places(g: Game, food_cards=()) -> Counter:
     """Every card id counted once per place it is in (deck, hands, boards, discard, food)."""
     places = Counter(g.deck)
     places.update(g.discard)
@@ -102,7 +104,7 @@ def all_card_places(g: ref.Game, food_cards=()) -> Counter:
     return places
 
 
-def position(g: ref.Game):
+def position(g: Game):
     """Everything the rules decide, for comparing two engines' results."""
     return ([(p.bag, sorted(p.hand), [(s.food, s.body, s.pop, s.fat, list(s.traits))
                                       for s in p.species]) for p in g.players],
@@ -112,15 +114,15 @@ def position(g: ref.Game):
 
 # ---------------------------------------------------------------- options
 
-def options(engine: str, g: ref.Game, seat: int) -> list:
+def options(engine: str, g: Game, seat: int) -> list:
     """The legal feeding options of `seat`, as reference-engine tuples, in canonical order."""
     g = copy.deepcopy(g)
     if engine == "reference":
-        return list(ref.feeding_options(g, seat))
+        return list(ref_feeding.feeding_options(g, seat))
     return R.feeding_options(R.Engine(g.rules, g.cards), from_games([g]), 0, seat)
 
 
-def attacks(engine: str, g: ref.Game, seat: int = 0, intelligence: bool = False) -> set:
+def attacks(engine: str, g: Game, seat: int = 0, intelligence: bool = False) -> set:
     """(attacker, target seat, target species) of the seat's legal attacks; with
     intelligence=True, the attacks that need an Intelligence discard, as
     (attacker, seat, species, negated trait name)."""
@@ -199,17 +201,17 @@ def on_batch(bots, call):
             b.sync(pol)
 
 
-def _batch(g: ref.Game, extra_slots: int = 0):
+def _batch(g: Game, extra_slots: int = 0):
     E = R.Engine(g.rules, g.cards)
     S = max(1, max(len(p.species) for p in g.players)) + extra_slots
     return E, from_games([g], S=S)
 
 
-def feeding_turn(engine: str, g: ref.Game, seat: int, option: tuple) -> ref.Game:
+def feeding_turn(engine: str, g: Game, seat: int, option: tuple) -> Game:
     """One feeding turn of `seat` in which the player chooses `option`."""
     g = copy.deepcopy(g)
     if engine == "reference":
-        ref.feeding_turn(g, seat, ScriptBot([option]), 0)
+        ref_feeding.feeding_turn(g, seat, ScriptBot([option]), 0)
         return g
     E, st = _batch(g)
     bots = [ScriptBot([option]) if k == seat else ScriptBot() for k in range(len(g.players))]
@@ -217,19 +219,19 @@ def feeding_turn(engine: str, g: ref.Game, seat: int, option: tuple) -> ref.Game
     return to_game(st, 0, g)
 
 
-def feeding(engine: str, g: ref.Game, make_bot=ScriptBot) -> ref.Game:
+def feeding(engine: str, g: Game, make_bot=ScriptBot) -> Game:
     """The whole feeding from g.first; make_bot(seat) builds each seat's bot."""
     g = copy.deepcopy(g)
     bots = [make_bot(k) for k in range(len(g.players))]
     if engine == "reference":
-        ref.feeding(g, bots)
+        ref_feeding.feeding(g, bots)
         return g
     E, st = _batch(g)
     on_batch(bots, lambda pols: R.feeding(E, st, 0, pols))
     return to_game(st, 0, g)
 
 
-def reveal(engine: str, g: ref.Game, foods=()) -> ref.Game:
+def reveal(engine: str, g: Game, foods=()) -> Game:
     """The reveal-time traits timed before the food cards (reveal_before_food), food cards
     of these values onto the Watering Hole, then the other reveal-time traits."""
     g = copy.deepcopy(g)
@@ -246,7 +248,7 @@ def reveal(engine: str, g: ref.Game, foods=()) -> ref.Game:
     return to_game(st, 0, g)
 
 
-def end_feeding(engine: str, g: ref.Game) -> ref.Game:
+def end_feeding(engine: str, g: Game) -> Game:
     g = copy.deepcopy(g)
     if engine == "reference":
         ref.end_feeding(g)
@@ -267,7 +269,7 @@ class PassBot(Eager):
         return []
 
 
-def play_round(engine: str, g: ref.Game, make_bot=lambda seat: PassBot()) -> ref.Game:
+def play_round(engine: str, g: Game, make_bot=lambda seat: PassBot()) -> Game:
     """One whole round (deal, food cards, card play, reveal, feeding, end of feeding)."""
     g = copy.deepcopy(g)
     bots = [make_bot(k) for k in range(len(g.players))]
@@ -279,13 +281,13 @@ def play_round(engine: str, g: ref.Game, make_bot=lambda seat: PassBot()) -> ref
     return to_game(st, 0, g)
 
 
-def score(engine: str, g: ref.Game) -> list:
+def score(engine: str, g: Game) -> list:
     if engine == "reference":
         return ref.score(g)
     return R.scores(from_games([g]))[0].tolist()
 
 
-def winners(engine: str, g: ref.Game) -> list:
+def winners(engine: str, g: Game) -> list:
     if engine == "reference":
         return ref.winners(g)
     return R.winners(R.Engine(g.rules, g.cards), from_games([g]))[0].tolist()

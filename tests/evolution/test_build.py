@@ -40,6 +40,31 @@ def test_the_engine_build_is_keyed_by_the_engine_sources_and_each_bot_set_by_its
     assert evolution_jit.engine_for([b.batch_policy(rs) for b in make_bots("evolution", "greedy", 2)]) is greedy
 
 
+def test_every_module_of_compiled_rules_the_engine_reaches_is_in_its_build_key():
+    """An edit to a file whose compiled code the engine links in (a kernels_*.py module the
+    rules are split into) recompiles the engine: each module kernels.py and engine.py import,
+    transitively within the package, that compiles code (imports the build or numba) is
+    one of the build's sources."""
+    from simcore import jit
+    package = "simcore.games.evolution"
+    here = Path(evolution_jit.__file__).resolve().parent
+    todo, seen, compiling = [f"{package}.kernels", f"{package}.engine"], set(), []
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = here / f"{module.rpartition('.')[2]}.py"
+        imports = jit._imports(path, module)
+        if any(i == c or i.startswith(c + ".") for i in imports
+               for c in (*jit.COMPILING_MODULES, f"{package}.jit")):
+            compiling.append(path)
+        todo += [i for i in imports if i.rpartition(".")[0] == package
+                 and (here / f"{i.rpartition('.')[2]}.py").exists()]
+    assert {"kernels_food.py", "kernels_attacks.py", "kernels_feeding.py"} <= {f.name for f in compiling}
+    assert not set(compiling) - set(evolution_jit.BUILD.sources)
+
+
 def test_no_module_under_simcore_imports_strategies():
     for path in (ROOT / "simcore" / "games" / "evolution").rglob("*.py"):
         text = path.read_text()

@@ -23,6 +23,8 @@ import numpy as np
 import pytest
 
 from simcore.games.evolution import reference as ref
+from simcore.games.evolution import reference_feeding as ref_feeding
+from simcore.games.evolution.reference_state import Game, Player, Species
 from simcore.games.evolution.packed import pack_rules, pack_state
 from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import from_games
@@ -86,7 +88,7 @@ def opt_rows(opts: list) -> np.ndarray:
     return rows
 
 
-def packed(g: ref.Game):
+def packed(g: Game):
     """The packed batch of one game holding a copy of g (rules and card table shared)."""
     shared = {id(g.rules): g.rules, id(g.cards): g.cards}
     st = from_games([copy.deepcopy(g, shared)], S=g.rules.species_slots)
@@ -220,7 +222,7 @@ def test_empty_hand_gives_no_food_card_and_no_card_actions(bot_name):
 # Whole games rarely reach some positions (an Intelligence carnivore facing a defended
 # target, a full row of species slots, full trait slots, tiny hands): random boards do.
 
-def random_species(rules, cards, deck: list, rng, carn_rate: float) -> ref.Species:
+def random_species(rules, cards, deck: list, rng, carn_rate: float) -> Species:
     """A species with random sizes and up to max_traits distinct traits taken from `deck`
     (a Carnivore at `carn_rate`, half of them with Intelligence, so Intelligence attacks
     come up)."""
@@ -248,11 +250,11 @@ def random_species(rules, cards, deck: list, rng, carn_rate: float) -> ref.Speci
     body = int(rng.integers(0, rules.max_body + 1))
     pop = int(rng.integers(1, rules.max_population + 1))
     fat = int(rng.integers(0, body + 1)) if FAT_TISSUE in kinds else 0
-    return ref.Species(food=int(rng.integers(0, pop + 1)), body=body, pop=pop, fat=fat,
-                       traits=rng.permutation(traits).tolist())
+    return Species(food=int(rng.integers(0, pop + 1)), body=body, pop=pop, fat=fat,
+                   traits=rng.permutation(traits).tolist())
 
 
-def random_position(rules, cards, rng) -> ref.Game:
+def random_position(rules, cards, rng) -> Game:
     players = int(rng.integers(rules.players_min, min(rules.players_max, 6) + 1))
     deck = rng.permutation(cards.n).tolist()
     ps = []
@@ -261,12 +263,12 @@ def random_position(rules, cards, rng) -> ref.Game:
         carn_rate = 0.5 if rng.random() < 0.5 else 0.0       # herbivore players: greedy's want
         species = [random_species(rules, cards, deck, rng, carn_rate) for _ in range(n_sp)]
         hand = sorted(deck.pop() for _ in range(min(len(deck), int(rng.integers(0, 9)))))
-        ps.append(ref.Player(pid=k + 1, species=species, hand=hand))
+        ps.append(Player(pid=k + 1, species=species, hand=hand))
     wh = 0 if rng.random() < 0.3 else int(rng.integers(1, 12))   # 0: Intelligence, storing
-    return ref.Game(rules=rules, cards=cards, players=ps, wh=wh,
-                    deck=deck, first=int(rng.integers(0, players)),
-                    round=int(rng.integers(0, 10)), seed=SEED,
-                    game_index=int(rng.integers(0, 1 << 40)))
+    return Game(rules=rules, cards=cards, players=ps, wh=wh,
+                deck=deck, first=int(rng.integers(0, players)),
+                round=int(rng.integers(0, 10)), seed=SEED,
+                game_index=int(rng.integers(0, 1 << 40)))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -280,7 +282,7 @@ def test_compiled_bots_match_the_reference_bots_on_random_positions(variant):
         g = random_position(rules, cards, rng)
         a = packed(g)
         for seat, p in enumerate(g.players):
-            opts = ref.feeding_options(g, seat)
+            opts = ref_feeding.feeding_options(g, seat)
             rows = opt_rows(opts)
             turn = int(rng.integers(0, 200))
             for name, (cls, code) in BOTS.items():

@@ -6,18 +6,19 @@ import copy
 import numpy as np
 import pytest
 
-from simcore.games.evolution import reference as ref
 from simcore.games.evolution import rules as R
+from simcore.games.evolution.reference_cards import play_action
+from simcore.games.evolution.reference_state import Game
 from simcore.games.evolution.state import from_games, to_game
 
 from evolution_kit import ENGINES, Table, board
 
 
-def grow(engine: str, g: ref.Game, kind: str, card: int) -> tuple[bool, ref.Game]:
+def grow(engine: str, g: Game, kind: str, card: int) -> tuple[bool, Game]:
     """Seat 0 plays `card` to grow its species 0 (kind 'pop' or 'body'); (applied, game after)."""
     g = copy.deepcopy(g)
     if engine == "reference":
-        return ref.play_action(g, g.players[0], (kind, card, 0)), g
+        return play_action(g, g.players[0], (kind, card, 0)), g
     E, st = R.Engine(g.rules, g.cards), from_games([g])
     done = R.play_action(E, st, np.zeros(1, np.int64), 0, {"pop": R.POP, "body": R.BODY}[kind], card, 0, 0)
     return bool(done[0]), to_game(st, 0, g)

@@ -30,6 +30,8 @@ from evolution_kit import (Table, all_card_places, batch_card_places_ok, ledger,
                            position, traits_of)
 from simcore.games.evolution import addresses as A
 from simcore.games.evolution import reference as ref
+from simcore.games.evolution import reference_feeding as ref_feeding
+from simcore.games.evolution.reference_state import Game
 from simcore.games.evolution import rules as R
 from simcore.games.evolution.schema import rules_for
 from simcore.games.evolution.state import FOOD_CARD, from_games, to_game
@@ -45,7 +47,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
 
 # ---------------------------------------------------------------- checks on a reference Game
 
-def check_game(g: ref.Game, food_cards=(), where: str = "") -> None:
+def check_game(g: Game, food_cards=(), where: str = "") -> None:
     r = g.rules
     places = all_card_places(g, food_cards)
     assert places == Counter(range(g.cards.n)), f"{where}: cards not conserved " \
@@ -66,12 +68,12 @@ def check_game(g: ref.Game, food_cards=(), where: str = "") -> None:
             assert len(names) <= r.max_traits and len(set(names)) == len(names), where
 
 
-def own_score(g: ref.Game) -> list:
+def own_score(g: Game) -> list:
     """The scoring rule: food in the bag + population + trait cards of surviving species."""
     return [p.bag + sum(sp.pop + len(sp.traits) for sp in p.species) for p in g.players]
 
 
-def check_round_result(before: ref.Game, after: ref.Game, where: str) -> None:
+def check_round_result(before: Game, after: Game, where: str) -> None:
     """After a whole round (end of feeding): food eaten went to the bags, population = food."""
     check_game(after, where=where)
     for p0, p1 in zip(before.players, after.players):
@@ -292,7 +294,7 @@ def _reference_phases(g, foods, bots):
     ref.add_food_cards(g, foods)
     ref.reveal_effects(g)
     after_reveal = copy.deepcopy(g)
-    ref.feeding(g, bots)
+    ref_feeding.feeding(g, bots)
     after_feeding = copy.deepcopy(g)
     ref.end_feeding(g)
     return after_reveal, after_feeding, g

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules as R
-from .reference import Game, Player
+from .reference_state import Game, Player
 from .state import FOOD_CARD, from_games, to_game
 
 

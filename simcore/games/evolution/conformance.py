@@ -15,6 +15,10 @@ import json
 from simcore.errors import UserError
 
 from . import reference as ref
+from . import reference_attacks as ref_attacks
+from . import reference_cards as ref_cards
+from . import reference_feeding as ref_feeding
+from .reference_state import Game, Player, Species
 from .schema import Cards, rules_for
 from .traits import TRAIT_ID, TRAITS
 
@@ -87,7 +91,7 @@ def _card(x, cards: _Cards) -> int:
     return cards.add(x[0], kind)
 
 
-def _species(x, cards: _Cards) -> ref.Species:
+def _species(x, cards: _Cards) -> Species:
     what = "a Species [[\"food\",Nat],[\"body\",Nat],[\"population\",Nat],[\"traits\",LOT]]"
     _list(x, what, 4, 5)
     food = _nat(_field(x[0], "food", "Species"), "food")
@@ -98,8 +102,8 @@ def _species(x, cards: _Cards) -> ref.Species:
     if len(set(kinds)) != len(kinds):
         _fail("traits without duplicates", names)
     fat = _nat(_field(x[4], "fat-food", "Species"), "fat-food") if len(x) == 5 else 0
-    return ref.Species(food=food, body=body, pop=pop, fat=fat,
-                       traits=[cards.add(0, k) for k in kinds])
+    return Species(food=food, body=body, pop=pop, fat=fat,
+                   traits=[cards.add(0, k) for k in kinds])
 
 
 def _opt_species(x, cards: _Cards):
@@ -108,7 +112,7 @@ def _opt_species(x, cards: _Cards):
     return _species(x, cards)
 
 
-def _player(x, cards: _Cards, with_cards: bool) -> ref.Player:
+def _player(x, cards: _Cards, with_cards: bool) -> Player:
     what = 'a Player [["id",Natural+],["species",[Species,...]],["bag",Natural]]'
     _list(x, what + (' (+ ["cards",[SpeciesCard,...]])' if with_cards else ""), 3,
           4 if with_cards else 3)
@@ -120,7 +124,7 @@ def _player(x, cards: _Cards, with_cards: bool) -> ref.Player:
     if len(x) == 4:
         hand = [_card(c, cards) for c in _list(_field(x[3], "cards", "Player+"),
                                                "a list of SpeciesCards")]
-    return ref.Player(pid=pid, species=species, bag=bag, hand=hand)
+    return Player(pid=pid, species=species, bag=bag, hand=hand)
 
 
 def _configuration(x, cards: _Cards):
@@ -135,7 +139,7 @@ def _index(x, n: int, what: str) -> int:
     return _nat(x, f"{what} (an index below {n})", hi=n - 1)
 
 
-def _action4(x, player: ref.Player) -> tuple:
+def _action4(x, player: Player) -> tuple:
     """(food card id, card actions in application order: BT, RT, GP, GB)."""
     what = "an Action4 [foodCardIndex, [GP...], [GB...], [BT...], [RT...]]"
     _list(x, what, 5, 5)
@@ -172,7 +176,7 @@ def _action4(x, player: ref.Player) -> tuple:
 
 # ---------------------------------------------------------------- output
 
-def _species_json(g: ref.Game, sp: ref.Species) -> list:
+def _species_json(g: Game, sp: Species) -> list:
     out = [["food", sp.food], ["body", sp.body], ["population", sp.pop],
            ["traits", [TRAITS[g.kind(c)] for c in sp.traits]]]
     if sp.fat and g.has(sp, TRAIT_ID["fat-tissue"]):
@@ -180,18 +184,18 @@ def _species_json(g: ref.Game, sp: ref.Species) -> list:
     return out
 
 
-def _card_json(g: ref.Game, c: int) -> list:
+def _card_json(g: Game, c: int) -> list:
     return [int(g.cards.food[c]), TRAITS[g.kind(c)]]
 
 
-def _player_json(g: ref.Game, p: ref.Player) -> list:
+def _player_json(g: Game, p: Player) -> list:
     out = [["id", p.pid], ["species", [_species_json(g, s) for s in p.species]], ["bag", p.bag]]
     if p.hand:
         out.append(["cards", [_card_json(g, c) for c in p.hand]])
     return out
 
 
-def _config_json(g: ref.Game) -> list:
+def _config_json(g: Game) -> list:
     return [[_player_json(g, p) for p in g.players], g.wh, [_card_json(g, c) for c in g.deck]]
 
 
@@ -210,9 +214,9 @@ def _renumber(cards: _Cards, players=(), deck=(), species=()):
     return table, [new_id[c] for c in deck]
 
 
-def _game(table: Cards, players, wh=0, deck=()) -> ref.Game:
+def _game(table: Cards, players, wh=0, deck=()) -> Game:
     rules, _ = rules_for("cs4500")
-    return ref.Game(rules=rules, cards=table, players=players, wh=wh, deck=list(deck))
+    return Game(rules=rules, cards=table, players=players, wh=wh, deck=list(deck))
 
 
 def run_xattack(x, engine: str, silly):
@@ -225,10 +229,10 @@ def run_xattack(x, engine: str, silly):
     if engine == "batch":
         from . import batch_conformance
         return batch_conformance.attack(g, dfd, att, left, right)
-    return ref.can_attack(g, att, dfd, left, right)
+    return ref_attacks.can_attack(g, att, dfd, left, right)
 
 
-def _feed_answer(g: ref.Game, choice: tuple):
+def _feed_answer(g: Game, choice: tuple):
     kind = choice[0]
     if kind == "forgo":
         return False
@@ -252,10 +256,10 @@ def run_xfeed(x, engine: str, silly):
         from . import batch_conformance
         return _feed_answer(g, batch_conformance.silly_feed(g, silly.batch_policy(None)))
     return _feed_answer(g, silly.reference_policy(None, 0).choose_feeding(
-        g, 0, ref.feeding_options(g, 0), 0))
+        g, 0, ref_feeding.feeding_options(g, 0), 0))
 
 
-def _config_game(x) -> ref.Game:
+def _config_game(x) -> Game:
     cards = _Cards()
     players, wh, deck = _configuration(x, cards)
     table, deck = _renumber(cards, players=players, deck=deck)
@@ -268,7 +272,7 @@ def run_xstep(x, engine: str, silly):
         from . import batch_conformance
         g = batch_conformance.step(g, silly.batch_policy(None))
     else:
-        ref.feeding_turn(g, 0, silly.reference_policy(None, 0), 0)
+        ref_feeding.feeding_turn(g, 0, silly.reference_policy(None, 0), 0)
     return _config_json(g)
 
 
@@ -285,13 +289,13 @@ def run_xstep4(x, engine: str, silly):
             p.hand.remove(food)
             ref.add_food_cards(g, [int(g.cards.food[food])])
             for act in acts:
-                ref.play_action(g, p, act)
+                ref_cards.play_action(g, p, act)
         ref.reveal_effects(g)
-        ref.feeding(g, [silly.reference_policy(None, s) for s in range(len(g.players))])
+        ref_feeding.feeding(g, [silly.reference_policy(None, s) for s in range(len(g.players))])
     return _config_json(g)
 
 
-def _action4_json(p: ref.Player, food: int, acts: list) -> list:
+def _action4_json(p: Player, food: int, acts: list) -> list:
     idx = {c: i for i, c in enumerate(p.hand)}
     gp = [[a[2], idx[a[1]]] for a in acts if a[0] == "pop"]
     gb = [[a[2], idx[a[1]]] for a in acts if a[0] == "body"]

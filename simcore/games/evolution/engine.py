@@ -1,5 +1,6 @@
 """The parts of Evolution's compiled batch engine that ask the bots: card plays, feeding
-turns, whole rounds and whole games (the rules themselves are in kernels.py).
+turns, whole rounds and whole games (the rules themselves are in kernels.py and its
+kernels_*.py modules).
 
 This file is not imported as a module of its own: jit.engine_for loads it once per set
 of distinct bots, with their compiled functions as the globals FOOD_k, PLAN_k, FEED_k
@@ -17,12 +18,13 @@ import numpy as np
 from simcore.games.evolution import addresses as A
 from simcore.games.evolution.decisions import FEED_POS, LISTS, N_FEED, N_FOOD
 from simcore.games.evolution.kernels import (ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, CARDS, DEAL,
-                                             END_FEEDING, FED, FEEDING, NEXT, OUT, PASSED, REVEAL,
-                                             add_food_cards, apply_option, can_ever_eat, deal,
-                                             end_feeding, feeding_options, hand_remove, hand_sort,
-                                             play_action, reveal_effects, setup, YES, NO,
-                                             Q_N, Q_PASSES, Q_TURN, Q_STOP, STOP, STOPPED,
-                                             copy_game)
+                                             END_FEEDING, FEEDING, NEXT, REVEAL, add_food_cards,
+                                             deal, end_feeding, reveal_effects, setup, Q_N,
+                                             Q_PASSES, Q_TURN, Q_STOP, STOP, STOPPED, copy_game)
+from simcore.games.evolution.kernels_board import NO, YES, hand_remove, hand_sort
+from simcore.games.evolution.kernels_cards import play_action
+from simcore.games.evolution.kernels_feeding import (FED, OUT, PASSED, apply_option, can_ever_eat,
+                                                     feeding_options)
 from simcore.games.evolution.packed import FORGO
 from simcore.games.evolution.state import DISCARD, FOOD_CARD
 
@@ -130,9 +132,9 @@ def has_choice(rk, n_opts, n_acts):
 @inline_kernel
 def feeding(a, rk, b, idx, opts, mem, err, single, turn, q):
     """Feeding turns from the first player clockwise until every player is out or every
-    player still in has passed in a row (reference.feeding; its deque is `order`).
+    player still in has passed in a row (reference_feeding.feeding; its deque is `order`).
     single >= 0: only one feeding turn of that seat, numbered `turn`; returns its outcome
-    (reference.feeding_turn). One call site of feeding_turn, and of feeding_options (the
+    (reference_feeding.feeding_turn). One call site of feeding_turn, and of feeding_options (the
     stop test and the turn share its options), keeps the compiled code small.
     q (see Q_N): a saved queue resumes the feeding there, playing its first turn; with
     q[Q_STOP] == STOP the feeding stops before the next turn that asks a bot to choose (a fresh

@@ -1,6 +1,6 @@
 """How Evolution's compiled batch engine and compiled bots are built and cached (simcore/jit.py).
 
-Every numba function of the rules (kernels.py, packed.py) and of the compiled bots is
+Every numba function of the rules (kernels*.py, packed.py) and of the compiled bots is
 decorated with `kernel` / `inline` from here. The engine's parts that ask the bots
 (engine.py) are compiled once per set of distinct bots, with the bots' functions as
 constants (`engine_for`, GameBuild.instance): adding a bot is a new file under
@@ -23,7 +23,9 @@ from .decisions import MAX_POLICIES, Policy, distinct
 HERE = Path(__file__).resolve().parent
 # every file the rules and engine.py compile code or constants from
 SOURCES = tuple(HERE / f for f in ("addresses.py", "decisions.py", "engine.py", "jit.py", "kernels.py",
-                                   "packed.py", "state.py", "traits.py"))
+                                   "kernels_attacks.py", "kernels_board.py", "kernels_cards.py",
+                                   "kernels_feeding.py", "kernels_food.py", "packed.py", "state.py",
+                                   "traits.py"))
 NOTE = "evolution: compiling the evolution engine, once, about {seconds} s"
 
 BUILD = GameBuild("evolution", SOURCES, nrt=False, internalize=True, modules=(__name__,))

@@ -1,12 +1,14 @@
 """Evolution's batch engine: whole games (`play_batch`) and each rules step on the games g
 of a `State` batch, for the scenario files, the conformance harness and the tests.
 
-The rules are compiled (kernels.py: no bot; engine.py: the steps that ask bots, built
-once per set of bots by jit.engine_for). Bots arrive as `decisions.Policy` objects, the
-batch face of a registered bot (strategies/evolution/), one per seat; a policy's memory
-row is handed to the compiled code and written back after each call.
+The rules are compiled (kernels.py and its kernels_*.py modules: no bot; engine.py: the
+steps that ask bots, built once per set of bots by jit.engine_for). Bots arrive as
+`decisions.Policy` objects, the batch face of a registered bot (strategies/evolution/),
+one per seat; a policy's memory row is handed to the compiled code and written back
+after each call.
 
-reference.py is the oracle: same phases, random addresses and decisions.
+The reference engine (reference.py) is the oracle: same phases, random addresses and
+decisions.
 """
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ import numpy as np
 
 from ...errors import UserError
 from .decisions import Policy, distinct
-from .jit import engine_for
+from .jit import engine_for, kernel
 from . import kernels as K
-from .kernels import ASK_FEED, ASK_FOOD_CARD, ASK_PLAN, FED, OUT, PASSED
+from .kernels import ASK_FEED, ASK_FOOD_CARD, ASK_PLAN
+from .kernels_feeding import FED, OUT, PASSED, max_options
 from .packed import (ATTACK, BODY, FORGO, INTEL, NEW, NONE, POP, RK, STORE, TRAIT, VEG, pack_rules,
                      pack_state)
 from .schema import Cards, Rules
@@ -147,7 +150,7 @@ def _games(g) -> np.ndarray:
 
 
 def _scratch(st: State):
-    return (np.zeros((K.max_options(st.P, st.S), 5), np.int64),
+    return (np.zeros((max_options(st.P, st.S), 5), np.int64),
             np.zeros((K.MAX_ACTS, 4), np.int64))
 
 
@@ -196,7 +199,7 @@ def _ask(E: Engine, st: State, b: int, mode: int, bots, x, opts=None, acts=None)
 def feeding_options(E: Engine, st: State, b: int, seat: int) -> list:
     """The legal feeding options of `seat` in game b, as reference option tuples, in the
     canonical order."""
-    opts = np.zeros((K.max_options(st.P, st.S), 5), np.int64)
+    opts = np.zeros((max_options(st.P, st.S), 5), np.int64)
     n = int(_tool(E, st, b, K.OPTIONS, [seat], opts=opts)[0])
     return [option_tuple(r) for r in opts[:n]]
 
@@ -314,7 +317,7 @@ def bot_feed(E: Engine, st: State, b: int, seat: int, bots, options: list) -> tu
     return options[_ask(E, st, b, ASK_FEED, bots, [seat, len(options)], opts=opts)]
 
 
-@K.kernel
+@kernel
 def _setups(a, rk, players):
     for b in range(a.n_species.shape[0]):
         K.setup(a, rk, b, players)

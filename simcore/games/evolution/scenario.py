@@ -18,6 +18,7 @@ import numpy as np
 
 from ...errors import UserError
 from . import reference as ref
+from . import reference_feeding as ref_feeding
 from . import rules as R
 from . import state_io
 from .addresses import END_DECK_SHORT, END_MAX_ROUNDS
@@ -45,13 +46,13 @@ class _Reference:
         ref.reveal_effects(self.g)
 
     def feeding_turn(self, seat, turn):
-        ref.feeding_turn(self.g, seat, self.bots[seat], turn)
+        ref_feeding.feeding_turn(self.g, seat, self.bots[seat], turn)
 
     def feeding(self):
-        ref.feeding(self.g, self.bots)
+        ref_feeding.feeding(self.g, self.bots)
 
     def feeding_from(self, place, stop):
-        return ref.feeding(self.g, self.bots, place, stop)
+        return ref_feeding.feeding(self.g, self.bots, place, stop)
 
     def end_round(self):
         ref.end_round(self.g)

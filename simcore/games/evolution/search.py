@@ -5,7 +5,7 @@ What a search decides: the feeding choices (kind "feed"). Feeding is where the s
 meet: which species eats from a shared Watering Hole that runs dry, which carnivore
 attacks which species (and so who loses population, and whose Scavengers and Horns
 act), when to store fat or to forgo. Each choice is one of a short list the engines
-already enumerate in one canonical order (reference.feeding_options), and a choice
+already enumerate in one canonical order (reference_feeding.feeding_options), and a choice
 changes what every other seat can still eat this round, so continuations show its worth.
 The card plays are the bots' plans (whole sets of actions, not an option list of the
 engines) and are left to the base bot.
@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 
 from ... import rng
-from . import reference as ref
+from . import reference_feeding as ref_feeding
 from . import state_io
 from .branch import stream_of
 from .schema import compile_rules
@@ -49,7 +49,7 @@ def decision_point(rs, state: dict):
         return None
     g, where = _game(rs, state)
     seat = where["queue"][0]
-    return (seat, "feed") if ref.has_choice(g, seat) else None
+    return (seat, "feed") if ref_feeding.has_choice(g, seat) else None
 
 
 def legal_options(rs, state: dict, seat: int, kind: str) -> list:
@@ -60,7 +60,7 @@ def legal_options(rs, state: dict, seat: int, kind: str) -> list:
     if kind != "feed":
         return []
     g, _ = _game(rs, state)
-    return list(ref.feeding_options(g, seat))
+    return list(ref_feeding.feeding_options(g, seat))
 
 
 def _card_key(card) -> str:

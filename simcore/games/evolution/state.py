@@ -149,7 +149,7 @@ def hand_of(st: State, b: int, p: int) -> list:
 
 def to_game(st: State, b: int, like):
     """Game b of the batch as a reference `Game` (rules, cards and seed copied from `like`)."""
-    from .reference import Game, Player, Species
+    from .reference_state import Game, Player, Species
     players = []
     for p in range(st.P):
         species = [Species(food=int(st.food[b, p, s]), body=int(st.body[b, p, s]),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ...errors import UserError
 from . import addresses as A
-from .reference import Game, Player, Species
+from .reference_state import Game, Player, Species
 from .schema import Cards, Rules
 from .traits import TRAIT_ID, TRAITS
 

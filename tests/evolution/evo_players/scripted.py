@@ -17,7 +17,8 @@ import numpy as np
 
 from simcore.games.evolution.decisions import Policy
 from simcore.games.evolution.jit import kernel
-from simcore.games.evolution.kernels import MAX_ACTS, hand_min
+from simcore.games.evolution.kernels import MAX_ACTS
+from simcore.games.evolution.kernels_board import hand_min
 from simcore.games.evolution.packed import FORGO
 
 EAGER, SCRIPT = 0, 1        # feeding modes
