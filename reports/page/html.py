@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 import polars as pl
 
+from ..measures import answer as A
 from ..measures import coverage as C
 from ..measures import impact as I
 from ..measures import metrics as M
@@ -283,7 +284,9 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     touched = {r["point"]: r["changed"] for r in pairings.filter(pl.col("kind") == "sweep").iter_rows(named=True)}
     knocked = ablation.filter((pl.col("base") == reference) & (pl.col("kind") == "knockout")).to_dicts() \
         if ablation.height else []
-    answer = F.sweep_answer(same_series, x, reference, labels, touched, knocked, target, targets)
+    difference = A.best_against_reference(same_series, games, reference, pairings, manifest["config"].get("seed", 0)) \
+        if x is not None else None
+    answer = F.sweep_answer(same_series, x, reference, labels, touched, knocked, target, targets, difference)
     lucks = luck_section.build(base_games, points, labels, seed=manifest["config"].get("seed", 0))
     found += [{"level": "info", "text": f"Luck and skill: {lk['words']} ({lk['title']})."} for lk in lucks]
     return {
