@@ -250,9 +250,10 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
                         "alt": f"effect of each {kind} on its acquirers, same games with and without it"})
     board = manifest.get("board")
     if board:       # a game with a board (Evo): the map the reference point was played on
-        figures.insert(0, {"title": f"The board: {board['players']} players",
+        title = f"The board: {board['players']} players"
+        figures.insert(0, {"title": title,
                            "src": map_plot.map_data_uri(board["zones"], [tuple(e) for e in board["edges"]],
-                                                        board["terrains"]),
+                                                        board["terrains"], title),
                            "alt": "the map: zones coloured by terrain, coast outlined, adjacency lines, "
                                   "starting areas labelled with their seat"})
     found = F.headline_findings(head, seats, factions, reference, labels[reference], flabel, target)
