@@ -56,6 +56,14 @@ def _body_at_1280(tmp_path: Path, page: Path, width: int = 1280) -> dict:
     return dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', body.group(1)))
 
 
+def _reads(tmp_path: Path, page: Path, width: int) -> dict:
+    """The page at `width` px: no word broken inside a cell, no sideways scroll; its self-check."""
+    body = _body_at_1280(tmp_path, page, width)
+    assert body["data-broken-cells"] == "0", body["data-broken-names"]
+    assert body["data-page-scroll"] == "false"
+    return body
+
+
 @pytest.fixture(scope="module")
 def report(planted_run, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("width") / "report.html"
@@ -81,9 +89,7 @@ def test_the_width_check_catches_a_table_too_wide_for_the_page(report, tmp_path)
 @needs_chromium
 @pytest.mark.parametrize("width", [1024, 1400])
 def test_no_word_is_broken_inside_and_the_page_never_scrolls_sideways(report, tmp_path, width):
-    body = _body_at_1280(tmp_path, report, width)
-    assert body["data-broken-cells"] == "0", body["data-broken-names"]
-    assert body["data-page-scroll"] == "false"
+    _reads(tmp_path, report, width)
 
 
 @needs_chromium
@@ -154,9 +160,7 @@ def evo_gene_mix_report(shipped_small, tmp_path_factory) -> Path:
 @needs_chromium
 @pytest.mark.parametrize("width", [1024, 1400])
 def test_the_evo_gene_mix_page_reads_within_its_height_budget(evo_gene_mix_report, tmp_path, width):
-    body = _body_at_1280(tmp_path, evo_gene_mix_report, width)
-    assert body["data-broken-cells"] == "0", body["data-broken-names"]
-    assert body["data-page-scroll"] == "false"
+    body = _reads(tmp_path, evo_gene_mix_report, width)
     assert int(body["data-page-height"]) <= EVO_SCREENS * 900, body["data-page-height"]
     assert body["data-images"].split("/")[0] == body["data-images"].split("/")[1]
 
