@@ -23,6 +23,7 @@ def runaway_chart(curve: pl.DataFrame) -> Figure:
     ax.set_ylabel("win probability")
     ax.set_ylim(0, 1)
     ax.legend(loc="lower right", fontsize=8)
+    ax.set_title("Runaway leader: how often the sole leader after round r wins", fontsize=11)
     return fig
 
 
@@ -36,6 +37,7 @@ def lead_change_chart(changes: np.ndarray) -> Figure:
     integer_ticks(ax)
     ax.set_xlabel("lead changes in the game")
     ax.set_ylabel("share of games")
+    ax.set_title("Lead changes per game", fontsize=11)
     return fig
 
 
@@ -44,8 +46,9 @@ def trajectory_chart(sample: list, standing_label: str) -> Figure:
     """A few real games (two per row): each seat's standing after each round; winners drawn thick."""
     n = max(len(sample), 1)
     rows = (n + 1) // 2
-    fig = Figure(figsize=(6.4, 2.6 * rows), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(6.4, 0.3 + 2.6 * rows), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
+    fig.suptitle(f"A few games: each seat's {standing_label} after each round", fontsize=11)
     axes = fig.subplots(rows, 2, squeeze=False).ravel()
     for ax in axes[len(sample):]:
         ax.set_visible(False)

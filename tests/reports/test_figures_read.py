@@ -65,6 +65,22 @@ def test_the_board_figure_has_its_title_drawn_on_the_image(planted_run):
     assert (top < 80).sum() > 100, "no title text above the map"
 
 
+def _titles(fig: Figure) -> list[str]:
+    return [t for t in [fig.get_suptitle()] + [ax.get_title() for ax in fig.axes] if t]
+
+
+@pytest.mark.parametrize("figure", [
+    lambda: flow_plots.lead_change_chart.figure(np.array([0, 1, 1, 2, 3])),
+    lambda: flow_plots.runaway_chart.figure(pl.DataFrame({"round": [1, 2], "p_win": [0.3, 0.5], "lo": [0.2, 0.4],
+                                                          "hi": [0.4, 0.6], "fair_share": [0.25] * 2})),
+    lambda: flow_plots.trajectory_chart.figure([(7, np.array([[1, 2], [2, 3]]), np.array([True, False]))], "points"),
+    lambda: plots.length_chart.figure(pl.DataFrame({"rounds": [9, 10], "share": [0.5, 0.5]})),
+    lambda: plots.sweep_chart.figure(sweep_table(["3", "4"]), "x"),
+], ids=["lead changes", "runaway", "trajectory", "length", "sweep"])
+def test_every_figure_has_a_title_drawn_on_it(figure):
+    assert _titles(figure())
+
+
 # ----------------------------------------------------------------------------- whole-number axes
 
 @pytest.mark.parametrize("figure", [
