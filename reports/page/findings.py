@@ -169,30 +169,44 @@ def defaults_findings(rulesets: dict) -> list[dict]:
 NEVER_MATTERS = 0.01
 
 
+def difference_line(row: dict, best: str, reference: str) -> str:
+    """The answer's comparison in words, from its row (reports.measures.answer.best_against_reference):
+    the best setting's balance against the reference's, the difference with its 95% interval, paired
+    over the same games when the pairing holds, else said to be unpaired."""
+    how = (f"paired over the same {row['games']:,} games" if row["paired"] else
+           "unpaired: the two settings' games are not the same games, so they are compared as independent samples")
+    verdict = ("a clear gain (the interval excludes zero)." if row["ci_low"] > 0 else
+               "a clear loss (the interval excludes zero)." if row["ci_high"] < 0 else
+               "not a clear difference (the interval includes zero).")
+    return (f"Balance is highest at {best} ({row['value']:.2f}) against {row['against_value']:.2f} at the reference "
+            f"{reference}: a difference of {row['difference']:+.2f} (95% CI {row['ci_low']:+.2f} to {row['ci_high']:+.2f}, "
+            f"{how}): {verdict}")
+
+
 def sweep_answer(head: pl.DataFrame, x: str | None, reference: int, labels: dict, touched: dict,
-                 knocked: Sequence[dict], target: Sequence[int] | None, targets: dict | None) -> dict | None:
+                 knocked: Sequence[dict], target: Sequence[int] | None, targets: dict | None,
+                 difference: dict | None = None) -> dict | None:
     """The answer to the question the sweep's axis asks, for the top of the report.
 
     head: the headline rows along x (other settings as at the reference), with balance and rounds;
     touched: point -> share of its games whose outcome differs from the reference's; knocked: the
-    knockout rows (entity, changed). Returns {"question", "lines", "never"} or None without an axis
-    and without knockouts."""
+    knockout rows (entity, changed); difference: the best setting against the reference
+    (reports.measures.answer.best_against_reference), None when the reference is the best.
+    Returns {"question", "lines", "never", "difference"} or None without an axis and without
+    knockouts."""
     lines, never = [], []
     if x is not None and x in head.columns and head.height >= 2:
         ref = head.filter(pl.col("point") == reference)
         r = ref.row(0, named=True) if ref.height else head.row(0, named=True)
-        best = head.sort("balance", descending=True, nulls_last=True).row(0, named=True)
         if targets is not None and targets.get("rows"):
             lines.append(f"Best setting for the targets: {targets['rows'][0]['label']} ({targets['summary']}).")
-        if best["point"] == r["point"]:
-            lines.append(f"Balance is highest at the reference {x} = {r[x]} ({best['balance']:.2f}, "
-                         f"{ci(best['balance_low'], best['balance_high'], 1, 2)}).")
-        else:
-            clear = best["balance_low"] > r["balance_high"]
-            lines.append(f"Balance is highest at {x} = {best[x]} ({best['balance']:.2f}, "
-                         f"{ci(best['balance_low'], best['balance_high'], 1, 2)}) against {r['balance']:.2f} at the "
-                         f"reference {x} = {r[x]}: " + ("a clear gain (the intervals do not overlap)." if clear else
-                                                         "not a clear difference (the intervals overlap)."))
+        best = head.sort("balance", descending=True, nulls_last=True).row(0, named=True)
+        if difference is None and best["point"] == r["point"]:
+            lines.append(f"Balance is highest at the reference {x} = {r[x]} ({r['balance']:.2f}, "
+                         f"{ci(r['balance_low'], r['balance_high'], 1, 2)}).")
+        elif difference is not None:
+            best = head.filter(pl.col("point") == difference["point"]).row(0, named=True)
+            lines.append(difference_line(difference, f"{x} = {best[x]}", f"{x} = {r[x]}"))
         for row in head.sort("point").iter_rows(named=True):
             parts = [f"balance {row['balance']:.2f} ({ci(row['balance_low'], row['balance_high'], 1, 2)})",
                      f"{row['mean_rounds']:.1f} rounds ({ci(row['ci_low'], row['ci_high'], 1, 1)})"]
@@ -212,4 +226,5 @@ def sweep_answer(head: pl.DataFrame, x: str | None, reference: int, labels: dict
                      f"they never matter with these bots ({', '.join(quiet)}).")
     if not lines and not never:
         return None
-    return {"question": f"Which {x}?" if x else "What matters?", "lines": lines, "never": never}
+    return {"question": f"Which {x}?" if x else "What matters?", "lines": lines, "never": never,
+            "difference": difference}

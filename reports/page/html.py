@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 import polars as pl
 
+from ..measures import answer as A
 from ..measures import coverage as C
 from ..measures import impact as I
 from ..measures import metrics as M
@@ -249,9 +250,10 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
                         "alt": f"effect of each {kind} on its acquirers, same games with and without it"})
     board = manifest.get("board")
     if board:       # a game with a board (Evo): the map the reference point was played on
-        figures.insert(0, {"title": f"The board: {board['players']} players",
+        title = f"The board: {board['players']} players"
+        figures.insert(0, {"title": title,
                            "src": map_plot.map_data_uri(board["zones"], [tuple(e) for e in board["edges"]],
-                                                        board["terrains"]),
+                                                        board["terrains"], title),
                            "alt": "the map: zones coloured by terrain, coast outlined, adjacency lines, "
                                   "starting areas labelled with their seat"})
     found = F.headline_findings(head, seats, factions, reference, labels[reference], flabel, target)
@@ -283,7 +285,9 @@ def build_context(manifest: dict, games: pl.DataFrame, tallies: pl.DataFrame, ta
     touched = {r["point"]: r["changed"] for r in pairings.filter(pl.col("kind") == "sweep").iter_rows(named=True)}
     knocked = ablation.filter((pl.col("base") == reference) & (pl.col("kind") == "knockout")).to_dicts() \
         if ablation.height else []
-    answer = F.sweep_answer(same_series, x, reference, labels, touched, knocked, target, targets)
+    difference = A.best_against_reference(same_series, games, reference, pairings, manifest["config"].get("seed", 0)) \
+        if x is not None else None
+    answer = F.sweep_answer(same_series, x, reference, labels, touched, knocked, target, targets, difference)
     lucks = luck_section.build(base_games, points, labels, seed=manifest["config"].get("seed", 0))
     found += [{"level": "info", "text": f"Luck and skill: {lk['words']} ({lk['title']})."} for lk in lucks]
     skill = skill_context(manifest, reference, verdict)

@@ -37,7 +37,8 @@ def ladder_text(manifest: dict, ratings: pl.DataFrame, h2h: pl.DataFrame, skill:
     return "\n".join(lines)
 
 
-def ratings_chart(ratings: pl.DataFrame, title: str = "") -> str:
+@plots.chart
+def ratings_chart(ratings: pl.DataFrame, title: str = "") -> plots.Figure:
     r = ratings.sort("rating")
     fig, (ax,) = plots._figure(6.5, 0.6 + 0.45 * r.height)
     y = np.arange(r.height)
@@ -47,7 +48,7 @@ def ratings_chart(ratings: pl.DataFrame, title: str = "") -> str:
     ax.set_yticks(y, r["bot"].to_list())
     ax.set_xlabel("Bradley-Terry rating (log-strength, mean 0) with 95% interval")
     ax.set_title(title, fontsize=10)
-    return plots.to_data_uri(fig)
+    return fig
 
 
 def write_outputs(out: Path, manifest: dict, ratings: pl.DataFrame, h2h: pl.DataFrame, skill: dict,

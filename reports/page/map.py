@@ -53,7 +53,7 @@ def map_figure(zones: list[dict], edges: list[tuple], terrains, title: str = "")
     colours = terrain_colours(terrains)
     where = {z["name"]: (z["x"], z["y"]) for z in zones}
     r = _zone_radius(zones)
-    fig, ax = plt.subplots(figsize=(7, 7))
+    fig, ax = plt.subplots(figsize=(7.5, 5.6))
     for a, b in edges:
         (x1, y1), (x2, y2) = where[a], where[b]
         ax.plot([x1, x2], [y1, y2], color="#333333", lw=0.7, alpha=0.55, zorder=1)

@@ -6,16 +6,22 @@ URI, ready for an <img src>, so the HTML file needs nothing from the network.
 from __future__ import annotations
 
 import base64
+import functools
 import io
+import textwrap
 from typing import Sequence
 
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 BLUE, RED, GREY, GREEN = "#1f77b4", "#d62728", "#7f7f7f", "#2ca02c"
 DPI = 96
+BAND = "shaded: 95% interval"        # the legend entry of every 95% interval band
+WRAP = 14                            # characters per line of a wrapped tick label
+MAX_VALUE_TICKS = 12                 # an integer parameter with more values gets whole-number ticks of its own choosing
 
 
 def _figure(width: float, height: float, ncols: int = 1):
@@ -32,6 +38,74 @@ def to_data_uri(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def _label_boxes(fig: Figure) -> list[list]:
+    """Per axes, its shown x tick labels' drawn boxes (renderer window extents), left to right."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for ax in fig.axes:
+        shown = [t for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+        out.append(sorted(((t.get_window_extent(renderer), t.get_text()) for t in shown), key=lambda b: b[0].x0))
+    return out
+
+
+def overlapping_tick_labels(fig: Figure) -> list[tuple[str, str]]:
+    """Pairs of neighbouring x tick labels whose drawn boxes overlap, over every axes of the figure."""
+    return [(a[1], b[1]) for boxes in _label_boxes(fig) for a, b in zip(boxes, boxes[1:]) if a[0].overlaps(b[0])]
+
+
+def _crowded(fig: Figure) -> list:
+    """The axes whose x tick labels overlap, with their label boxes."""
+    return [(ax, boxes) for ax, boxes in zip(fig.axes, _label_boxes(fig))
+            if any(a[0].overlaps(b[0]) for a, b in zip(boxes, boxes[1:]))]
+
+
+def legible(fig: Figure) -> Figure:
+    """Make every axes' x tick labels readable: where neighbours overlap, wrap them at spaces,
+    then turn them upright, then show only every k-th label, k from the widest label and the
+    narrowest gap between ticks."""
+    for ax, _ in _crowded(fig):
+        ax.set_xticks(ax.get_xticks(), [textwrap.fill(t.get_text(), WRAP) for t in ax.get_xticklabels()])
+    for ax, _ in _crowded(fig):
+        ax.tick_params(axis="x", labelrotation=90)
+    for ax, boxes in _crowded(fig):
+        centres = np.array([(b.x0 + b.x1) / 2 for b, _ in boxes])
+        widest = max(b.width for b, _ in boxes) * 1.15
+        step = int(np.ceil(widest / max(np.diff(centres).min(), 1e-9)))
+        for k, t in enumerate(ax.get_xticklabels()):
+            t.set_visible(k % step == 0)
+    return fig
+
+
+def chart(build):
+    """A figure builder -> a function returning its PNG data URI, its labels made legible first;
+    `.figure(...)` returns the finished Figure (for tests and for saving)."""
+    def figure(*args, **kwargs) -> Figure:
+        return legible(build(*args, **kwargs))
+
+    @functools.wraps(build)
+    def uri(*args, **kwargs) -> str:
+        return to_data_uri(figure(*args, **kwargs))
+    uri.figure = figure
+    return uri
+
+
+def integer_ticks(ax, axis: str = "x") -> None:
+    """Ticks at whole numbers only (a count or a round number)."""
+    getattr(ax, f"{axis}axis").set_major_locator(MaxNLocator(integer=True))
+
+
+def legend_once(target, **kwargs) -> None:
+    """A legend on an axes, or on the figure over all its axes, with each label once."""
+    axes = target.axes if isinstance(target, Figure) else [target]
+    entries = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(lab, h)
+    if entries:
+        target.legend(list(entries.values()), list(entries), **kwargs)
+
+
 def _errorbars(ax, labels, rate, lo, hi, fair=None, colour=BLUE, title="", ylabel="win rate"):
     x = np.arange(len(labels))
     rate, lo, hi = (np.asarray(v, dtype=float) for v in (rate, lo, hi))
@@ -40,17 +114,20 @@ def _errorbars(ax, labels, rate, lo, hi, fair=None, colour=BLUE, title="", ylabe
     if fair is not None:
         ax.axhline(fair, color=GREY, ls="--", lw=1, label=f"fair share {fair:.0%}")
         ax.legend(loc="upper right", fontsize=8)
-    ax.set_xticks(x, labels, rotation=30 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
+    ax.set_xticks(x, labels)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.set_ylim(0, max(0.05, float(np.nanmax(hi)) * 1.15) if len(hi) else 1)
 
 
+@chart
 def win_rate_chart(seats: pl.DataFrame, factions: pl.DataFrame, faction_label: str = "faction",
-                   title: str = "") -> str:
+                   title: str = "") -> Figure:
     """Win rate per seat and per faction, with 95% intervals and the fair share; one panel when
-    the factions are the seats (faction_label "seat")."""
-    two = faction_label != "seat"
+    the factions are the seats (faction_label "seat", or every faction named after its seat)."""
+    same = sorted(map(str, factions["faction"].to_list())) == sorted(f"seat {s}" for s in seats["seat"].to_list()) \
+        if factions.height else True
+    two = faction_label != "seat" and not same
     fig, axes = _figure(10 if two else 6, 3.6, 2 if two else 1)
     fair = float(seats["fair"][0]) if seats.height else None
     _errorbars(axes[0], [f"seat {s}" for s in seats["seat"]], seats["win_rate"], seats["ci_low"], seats["ci_high"],
@@ -61,10 +138,11 @@ def win_rate_chart(seats: pl.DataFrame, factions: pl.DataFrame, faction_label: s
                    f"by {faction_label}")
     default = f"Win rate per seat and per {faction_label} (95% intervals)" if two else "Win rate per seat (95% intervals)"
     fig.suptitle(title or default, fontsize=11)
-    return to_data_uri(fig)
+    return fig
 
 
-def length_chart(hist: pl.DataFrame, target: Sequence[int] | None = None, title: str = "") -> str:
+@chart
+def length_chart(hist: pl.DataFrame, target: Sequence[int] | None = None, title: str = "") -> Figure:
     """Histogram of game length in rounds, with the target band shaded."""
     fig, (ax,) = _figure(7, 3.4)
     ax.bar(hist["rounds"].to_numpy(), hist["share"].to_numpy(), width=0.85, color=BLUE, alpha=0.8)
@@ -72,10 +150,11 @@ def length_chart(hist: pl.DataFrame, target: Sequence[int] | None = None, title:
         ax.axvspan(target[0] - 0.5, target[1] + 0.5, color=GREEN, alpha=0.12,
                    label=f"target {target[0]}-{target[1]} rounds")
         ax.legend(fontsize=8)
+    integer_ticks(ax)
     ax.set_xlabel("rounds")
     ax.set_ylabel("share of games")
     ax.set_title(title or "Game length (share of games per number of rounds)", fontsize=11)
-    return to_data_uri(fig)
+    return fig
 
 
 def _numeric(labels: Sequence[str]) -> np.ndarray | None:
@@ -93,7 +172,8 @@ SWEEP_PANELS = (
 )
 
 
-def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target: Sequence[int] | None = None) -> str:
+@chart
+def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target: Sequence[int] | None = None) -> Figure:
     """Headline metrics against one swept variable, one line per combination of `series`,
     with 95% interval bands."""
     # A panel whose values are all zero (e.g. no game ever stalls) says nothing: leave it out.
@@ -111,27 +191,34 @@ def sweep_chart(table: pl.DataFrame, x: str, series: Sequence[str] = (), target:
         for ax, (col, lo, hi, label) in zip(axes, panels):
             y, l, h = (grp[c].to_numpy().astype(float)[order] for c in (col, lo, hi))
             line = ax.plot(xv[order], y, marker="o", ms=4, label=name)[0]
-            ax.fill_between(xv[order], l, h, color=line.get_color(), alpha=0.18)
+            ax.fill_between(xv[order], l, h, color=line.get_color(), alpha=0.18, label=BAND)
             ax.set_title(label, fontsize=10)
             ax.set_xlabel(x)
     for ax, (col, *_rest) in zip(axes, panels):
-        if numeric is None:
-            ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20, ha="right")
-        elif np.all(numeric == np.round(numeric)):          # an integer parameter: ticks at its values only
-            ax.set_xticks(numeric, [str(int(v)) for v in numeric])
+        _parameter_ticks(ax, xs_all, numeric)
         if col == "seat0_rate" and "fair" in table.columns:
             for f in sorted(set(table["fair"].drop_nulls().to_list())):
-                ax.axhline(f, color=GREY, ls="--", lw=0.8)
+                ax.axhline(f, color=GREY, ls="--", lw=0.8, label=f"fair share {f:.0%}")
         if col == "mean_rounds" and target is not None:
             ax.axhspan(target[0], target[1], color=GREEN, alpha=0.08, label=f"target {target[0]}-{target[1]} rounds")
-            ax.legend(fontsize=8)
-    if series:
-        axes[0].legend(fontsize=8)
+    legend_once(fig, loc="outside lower center", ncols=4, fontsize=8)
     fig.suptitle(f"Headline metrics against {x} (95% bands)", fontsize=11)
-    return to_data_uri(fig)
+    return fig
 
 
-def faction_sweep_chart(factions: pl.DataFrame, x_of_point: dict, x: str, faction_label: str = "faction") -> str:
+def _parameter_ticks(ax, values: list, numeric: np.ndarray | None) -> None:
+    """Ticks at a swept parameter's values: its labels when not numbers, its values when an integer
+    parameter with few values, whole numbers when one with many, the default ticks otherwise."""
+    if numeric is None:
+        ax.set_xticks(np.arange(len(values)), [str(v) for v in values])
+    elif np.all(numeric == np.round(numeric)) and len(numeric) <= MAX_VALUE_TICKS:
+        ax.set_xticks(numeric, [str(int(v)) for v in numeric])
+    elif np.all(numeric == np.round(numeric)):
+        integer_ticks(ax)
+
+
+@chart
+def faction_sweep_chart(factions: pl.DataFrame, x_of_point: dict, x: str, faction_label: str = "faction") -> Figure:
     """Each faction's win rate against the swept value, with its 95% band and the fair share."""
     fig, (ax,) = _figure(8, 3.8)
     xs_all = list(dict.fromkeys(x_of_point[p] for p in sorted(x_of_point)))
@@ -143,22 +230,20 @@ def faction_sweep_chart(factions: pl.DataFrame, x_of_point: dict, x: str, factio
         order = np.argsort(xv)
         y, lo, hi = (grp[c].to_numpy().astype(float)[order] for c in ("win_rate", "ci_low", "ci_high"))
         line = ax.plot(xv[order], y, marker="o", ms=4, label=str(name))[0]
-        ax.fill_between(xv[order], lo, hi, color=line.get_color(), alpha=0.15)
+        ax.fill_between(xv[order], lo, hi, color=line.get_color(), alpha=0.15, label=BAND)
     if df.height:
         for f in sorted(set(df["fair"].drop_nulls().round(4).to_list())):
             ax.axhline(f, color=GREY, ls="--", lw=0.8, label=f"fair share {f:.0%}")
-    if numeric is None:
-        ax.set_xticks(np.arange(len(xs_all)), xs_all, rotation=20, ha="right")
-    elif np.all(numeric == np.round(numeric)):
-        ax.set_xticks(numeric, [str(int(v)) for v in numeric])
+    _parameter_ticks(ax, xs_all, numeric)
     ax.set_xlabel(x)
     ax.set_ylabel("win rate")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    legend_once(ax, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title(f"Win rate per {faction_label} against {x} (95% bands)", fontsize=11)
-    return to_data_uri(fig)
+    return fig
 
 
-def entity_chart(impact: pl.DataFrame, top: int = 15, kind: str = "card", title: str = "") -> str:
+@chart
+def entity_chart(impact: pl.DataFrame, top: int = 15, kind: str = "card", title: str = "") -> Figure:
     """The entities with the surest effects: win-rate difference (acquired - not) with the
     comparison-corrected interval; entities whose interval excludes zero are highlighted."""
     df = impact.sort("rank").head(top)
@@ -175,10 +260,11 @@ def entity_chart(impact: pl.DataFrame, top: int = 15, kind: str = "card", title:
     ax.set_yticks(y, df["entity"].to_list())
     ax.set_xlabel(f"win rate when the {kind} was acquired minus when not (percentage points)")
     ax.set_title(title or f"{kind} impact, an association (ranked by the interval bound nearest zero)", fontsize=10)
-    return to_data_uri(fig)
+    return fig
 
 
-def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> str:
+@chart
+def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> Figure:
     """Causal effect on the acquirers' win rate (paired by game), one bar per ablation."""
     df = ablation.sort("rank")
     labels = [f"{e} (point {b})" for e, b in zip(df["entity"].to_list(), df["base"].to_list())]
@@ -194,11 +280,12 @@ def ablation_chart(ablation: pl.DataFrame, kind: str = "card") -> str:
     ax.set_yticks(y, labels)
     ax.set_xlabel(f"acquirers' win rate with the {kind} minus without it, same games (pp)")
     ax.set_title("paired checks: the same games with the entity knocked out or removed", fontsize=10)
-    return to_data_uri(fig)
+    return fig
 
 
 
-def change_chart(rows: Sequence[dict], name_key: str, title: str, xlabel: str) -> str:
+@chart
+def change_chart(rows: Sequence[dict], name_key: str, title: str, xlabel: str) -> Figure:
     """Paired changes (after - before) with their intervals, one bar per row; red = up, blue = down
     where the interval excludes zero, grey otherwise."""
     n = max(len(rows), 1)
@@ -215,4 +302,4 @@ def change_chart(rows: Sequence[dict], name_key: str, title: str, xlabel: str) -
     ax.set_yticks(y, [str(r[name_key]) for r in rows])
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
-    return to_data_uri(fig)
+    return fig

@@ -22,6 +22,7 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary
 
 
 PAGE_BUDGET = int(8.5 * 900)       # the main job's page at 1400 px: about 8 screens
+EVO_SCREENS = 6                    # the Evo gene-mix page (15 points) at 1024 and 1400 px, in screens of 900 px
 
 
 def check_the_main_jobs_causes(out: Path) -> None:
@@ -55,6 +56,14 @@ def _body_at_1280(tmp_path: Path, page: Path, width: int = 1280) -> dict:
     return dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', body.group(1)))
 
 
+def _reads(tmp_path: Path, page: Path, width: int) -> dict:
+    """The page at `width` px: no word broken inside a cell, no sideways scroll; its self-check."""
+    body = _body_at_1280(tmp_path, page, width)
+    assert body["data-broken-cells"] == "0", body["data-broken-names"]
+    assert body["data-page-scroll"] == "false"
+    return body
+
+
 @pytest.fixture(scope="module")
 def report(planted_run, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("width") / "report.html"
@@ -80,9 +89,7 @@ def test_the_width_check_catches_a_table_too_wide_for_the_page(report, tmp_path)
 @needs_chromium
 @pytest.mark.parametrize("width", [1024, 1400])
 def test_no_word_is_broken_inside_and_the_page_never_scrolls_sideways(report, tmp_path, width):
-    body = _body_at_1280(tmp_path, report, width)
-    assert body["data-broken-cells"] == "0", body["data-broken-names"]
-    assert body["data-page-scroll"] == "false"
+    _reads(tmp_path, report, width)
 
 
 @needs_chromium
@@ -139,3 +146,31 @@ def test_the_main_jobs_report_opens_with_its_verdict(tmp_path):
     res = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1400,900", (out / "report.html").as_uri())
     assert res.returncode == 0 and shot.exists() and shot.stat().st_size > 10_000
     shutil.copyfile(out / "report.html", ARTIFACTS / "quick-report.html")
+
+
+@pytest.fixture(scope="module")
+def evo_gene_mix_report(shipped_small, tmp_path_factory) -> Path:
+    """The Evo gene-mix sweep (15 points, a board) at a small size, its report as the user gets it."""
+    run = shipped_small(REPO / "experiments/configs/evo_gene_mix.toml")
+    out = tmp_path_factory.mktemp("evo") / "report.html"
+    assert cli.main(["report", str(run.path), "--out", str(out)]) == 0
+    return out
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_the_evo_gene_mix_page_reads_within_its_height_budget(evo_gene_mix_report, tmp_path, width):
+    body = _reads(tmp_path, evo_gene_mix_report, width)
+    assert int(body["data-page-height"]) <= EVO_SCREENS * 900, body["data-page-height"]
+    assert body["data-images"].split("/")[0] == body["data-images"].split("/")[1]
+
+
+def test_the_evo_gene_mix_page_folds_its_per_point_detail(evo_gene_mix_report):
+    """Nothing repeats per point in the open page: one board, one figure of each kind open, and
+    the per-point lines, tables and the rulesets folded."""
+    html = evo_gene_mix_report.read_text()
+    open_part = re.sub(r"<details[ >].*?</details>", "", html, flags=re.S)
+    titles = re.findall(r"<figcaption>([^<]*)</figcaption>", open_part)
+    assert len(titles) == len(set(titles)) and sum(t.startswith("The board") for t in titles) == 1, titles
+    assert "<details open" not in html
+    assert open_part.count("bot greedy</b>") <= 1          # one coverage line open: the reference setting's

@@ -18,11 +18,8 @@ import polars as pl
 import pytest
 from markupsafe import escape
 
-from experiments.config import load_config
 from experiments.grid import _Loader
 from experiments.restricted import entity_names
-from experiments.store import open_run
-from experiments.sweep import run_sweep
 from reports.measures import verdict as V
 from reports.page.html import _environment, build_context
 
@@ -78,10 +75,8 @@ def _table_value(ctx: dict, r: dict) -> float | None:
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=lambda p: p.stem)
-def shipped(request, built_once):
-    cfg = _small(load_config(request.param))
-    folder = built_once(f"verdict-{request.param.stem}", lambda f: run_sweep(cfg, f / "run", jobs=1))
-    run = open_run(folder / "run")
+def shipped(request, shipped_small):
+    run = shipped_small(request.param, _small)
     ctx = build_context(run.manifest, run.games(), run.tallies())
     return ctx, _environment().get_template("report.html.j2").render(**ctx)
 
@@ -129,3 +124,21 @@ def test_the_answer_quotes_the_headline_rows(shipped):
     for line in settings:               # each setting's numbers are one headline row's
         assert any(f"balance {r['balance']:.2f} " in line and f"; {r['mean_rounds']:.1f} rounds" in line
                    for r in ctx["head"]), line
+
+
+def test_the_answers_comparison_is_rendered_from_its_row_and_paired_where_the_pairing_holds(shipped):
+    ctx, page = shipped
+    row = (ctx["answer"] or {}).get("difference")
+    if row is None:
+        pytest.skip("no swept axis, or the reference is the best setting")
+    head = {r["point"]: r for r in ctx["head"]}
+    assert row["value"] == head[row["point"]]["balance"] and row["against_value"] == head[row["against"]]["balance"]
+    assert row["difference"] == row["value"] - row["against_value"]
+    holds = [r["holds"] for r in ctx["pairings"] if (r["point"], r["against"]) == (row["point"], row["against"])]
+    assert row["paired"] == bool(holds and holds[0])
+    assert (row["ci_low"], row["ci_high"]) == ((row["paired_low"], row["paired_high"]) if row["paired"]
+                                               else (row["unpaired_low"], row["unpaired_high"]))
+    said = [line for line in ctx["answer"]["lines"] if line.startswith("Balance is highest at ")]
+    assert len(said) == 1 and f"{row['difference']:+.2f} (95% CI {row['ci_low']:+.2f} to {row['ci_high']:+.2f}, " \
+        in said[0] and ("paired over the same" in said[0]) == row["paired"]
+    assert page.count(str(escape(said[0]))) == 1
