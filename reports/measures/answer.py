@@ -3,7 +3,8 @@
 Sweep points play the same game indices from the same per-game streams, so the difference in
 balance between two settings is measured on the same games: a bootstrap over game indices that
 resamples each game index once for both settings (paired). Where the pairing does not hold
-(reports.measures.pairing: the settings' games are not the same games), the two settings are
+(reports.measures.pairing: the setting changes the shared games too much for their results to
+pair), the two settings are
 resampled independently and the row says the comparison is unpaired. Both intervals are kept,
 so the gain from pairing is visible.
 

@@ -174,7 +174,8 @@ def difference_line(row: dict, best: str, reference: str) -> str:
     the best setting's balance against the reference's, the difference with its 95% interval, paired
     over the same games when the pairing holds, else said to be unpaired."""
     how = (f"paired over the same {row['games']:,} games" if row["paired"] else
-           "unpaired: the two settings' games are not the same games, so they are compared as independent samples")
+           "unpaired: the setting changes the shared games too much for their results to pair, so the two "
+           "settings are compared as independent samples")
     verdict = ("a clear gain (the interval excludes zero)." if row["ci_low"] > 0 else
                "a clear loss (the interval excludes zero)." if row["ci_high"] < 0 else
                "not a clear difference (the interval includes zero).")
