@@ -171,7 +171,7 @@ def until_decided(cfg, ev: Evaluator, seed: int, sides: list[tuple], winner: tup
         still = {t: v for t, v in anytime.items() if t not in records}
         looked = measure_anytime(games, still)
         records.update(_decided(looked, still, n))
-    for t in still:
+    for t in (t for t in still if t not in records):
         records[t] = {"decision": UNDECIDED, "games": n, "interval": list(looked[t]), "kind": SEQUENCE}
     if fixed:
         g, tallies = ev.read(STREAM, winner, n)

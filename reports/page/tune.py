@@ -58,8 +58,9 @@ def decided_headline(proof: dict) -> str:
     """The games a proof until decided played, its cap and its intervals, in one phrase."""
     u = proof["until_decided"]
     settled = all(r["decision"] != "undecided at the cap" for r in u["targets"].values())
-    return (f"{'decided after' if settled else 'undecided at the cap of'} {u['games']:,} fresh games "
-            f"(seed {proof['seed']}, at most {u['cap']:,}; 95% confidence sequences, valid wherever the proof stopped)")
+    games = (f"decided after {u['games']:,} fresh games (seed {proof['seed']}, at most {u['cap']:,}" if settled else
+             f"on {u['games']:,} fresh games, the cap (seed {proof['seed']}")
+    return games + "; 95% confidence sequences, valid wherever the proof stopped)"
 
 
 def better(target, original: float, change: tuple) -> str:
