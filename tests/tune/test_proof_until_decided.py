@@ -21,10 +21,11 @@ from .kit import BASE, ONE_VAR, run, write
 
 SHIPPED = Path(__file__).resolve().parents[2] / "experiments" / "configs" / "tune_market.toml"
 
-# Planted factions: true win rates, the gap target (points) a run stops against, runs, the cap.
+# Planted factions: true win rates and the gap target (points) a run stops against; both stop
+# at looks spread from a few thousand games to the cap, so the stopping is data-dependent.
 PLANTED = {
-    "gap just above the target": ((0.22, 0.25, 0.25, 0.28), 5.0),
-    "gap well inside the target": ((0.24, 0.25, 0.25, 0.26), 5.0),
+    "gap 8 points, target 5 (missed)": ((0.21, 0.25, 0.25, 0.29), 5.0),
+    "gap 2 points, target 5 (met)": ((0.24, 0.25, 0.25, 0.26), 5.0),
 }
 RUNS = 300
 CAP = 40 * CHUNK
@@ -52,6 +53,7 @@ def test_the_gap_sequence_covers_the_true_gap_when_a_run_stops_at_its_first_deci
     wins = np.zeros((RUNS, p.size))
     stopped = np.full(RUNS, False)
     covered = np.full(RUNS, False)
+    stopped_at = np.zeros(RUNS)
     n = 0
     while n < CAP and not stopped.all():
         n += CHUNK
@@ -59,8 +61,9 @@ def test_the_gap_sequence_covers_the_true_gap_when_a_run_stops_at_its_first_deci
         gap, lo, hi = (x * 100 for x in gap_sequence(np.full(p.size, n), wins / n, ALPHA))
         stop_now = ~stopped & ((hi <= target) | (lo > target) | (n >= CAP))
         covered[stop_now] = (lo[stop_now] <= true_gap) & (true_gap <= hi[stop_now])
+        stopped_at[stop_now] = n
         stopped |= stop_now
-    assert stopped.all()
+    assert stopped.all() and np.median(stopped_at) < CAP, "the runs must stop at data-dependent looks"
     floor = (1 - ALPHA) - MC_SIGMAS * math.sqrt(ALPHA * (1 - ALPHA) / RUNS)
     assert covered.mean() >= floor, f"{case}: coverage {covered.mean():.3f} below {floor:.3f}"
 
@@ -88,12 +91,12 @@ def test_a_clearly_met_target_is_decided_before_the_cap_and_the_outputs_say_so(t
 
 def test_the_flag_plays_until_decided_and_a_resume_replays_the_same_looks(tmp_path, capsys):
     fixed_proof = SMALL_UNTIL.replace("until_decided = true\n", "")
-    cfg = write(tmp_path, BASE + ONE_VAR + "\n[targets]\nrounds = [5, 40]\nfirst_seat = 30.0\n" + fixed_proof)
+    cfg = write(tmp_path, BASE + ONE_VAR + "\n[targets]\nrounds = [5, 40]\nfirst_seat = 6.0\n" + fixed_proof)
     out = tmp_path / "out"
     code, _, err = run([cfg, "--out", out, "--quiet", "--until-decided"], capsys)
     assert code == 0, err
     first = _summary(out)["proof"]
-    assert first["games"] < first["until_decided"]["cap"]
+    assert CHUNK < first["games"] < first["until_decided"]["cap"]          # several looks, stopped early
     proposal = out / "evals" / "proof" / candidate_id(tuple(_summary(out)["proposal"]))
     looks = sorted(proposal.glob("games-*.parquet"))
     assert len(looks) == first["games"] // CHUNK
