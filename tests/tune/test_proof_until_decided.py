@@ -131,7 +131,7 @@ def _shipped(gap_target: float) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("gap_target, verdict", [(15.0, MET), (0.5, NOT_MET)])
-def test_the_shipped_market_config_decides_before_the_cap_as_the_fixed_proof_does(tmp_path, gap_target, verdict):
+def test_the_shipped_market_config_decides_before_the_cap_as_the_fixed_proof_does_on_any_workers(tmp_path, gap_target, verdict):
     cfg = parse_tune(_shipped(gap_target), str(SHIPPED))
     fixed = tune(cfg, tmp_path / "fixed", jobs=2)
     until = tune(cfg, tmp_path / "until", jobs=2, until_decided=True)
@@ -140,3 +140,5 @@ def test_the_shipped_market_config_decides_before_the_cap_as_the_fixed_proof_doe
     assert record["decision"] == verdict and record["games"] < cfg.proof_games
     assert until["verdict"] == fixed["verdict"] == verdict
     assert until["proposal"] == fixed["proposal"]
+    one_worker = tune(cfg, tmp_path / "until-1", jobs=1, until_decided=True)
+    assert one_worker["proof"] == until["proof"]                 # the same looks on any worker count
