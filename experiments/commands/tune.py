@@ -17,6 +17,9 @@ def register(subparsers) -> None:
     p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="loky or dask (default loky)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="dask scheduler address")
     p.add_argument("--resume", action="store_true", help="finish an interrupted search in --out")
+    p.add_argument("--until-decided", action="store_true",
+                   help="the proof plays in chunks until every target is decided (95%% confidence sequences), "
+                        "[proof] games at most (as [proof] until_decided = true)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tune)
 
@@ -26,10 +29,11 @@ def cmd_tune(args) -> int:
     from ..tune.run import proposal_text, tune
     try:
         summary = tune(args.config, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                       resume=args.resume, progress=not args.quiet)
+                       resume=args.resume, progress=not args.quiet, until_decided=args.until_decided)
     except KeyboardInterrupt as e:
+        again = " --until-decided" if args.until_decided else ""
         e.hint = (f"interrupted; finished games are kept: resume with "
-                  f"`balancelab tune {args.config} --out {args.out} --resume`")
+                  f"`balancelab tune {args.config} --out {args.out}{again} --resume`")
         raise
     print(proposal_text(summary))
     print(f"wrote {args.out}/ (data/, evaluations.csv, report.html)")

@@ -50,6 +50,8 @@ Every key, with its type, default and meaning: docs/config.md.
 
     [proof]
     games = 40000                   # fresh games per replay of the winner and the original
+    until_decided = false           # true: play in chunks, stop once every target is decided
+                                    # (95% confidence sequences), `games` the cap
 """
 from __future__ import annotations
 
@@ -72,7 +74,7 @@ TOP_KEYS = SWEEP_KEYS | {"variables", "targets", "budget", "search", "proof"}
 VAR_KEYS = {"name", "param", "index", "table", "where", "column", "min", "max", "step"}
 BUDGET_KEYS = {"games", "minutes"}
 SEARCH_KEYS = {"first_games", "max_games", "eta", "max_changes", "beam"}
-PROOF_KEYS = {"games"}
+PROOF_KEYS = {"games", "until_decided"}
 # the target catalogue is shared with sweep configs' [target] (reports.measures.targets)
 
 
@@ -114,6 +116,7 @@ class TuneConfig:
     budget_minutes: float | None
     search: Search
     proof_games: int
+    proof_until_decided: bool = False   # play the proof in looks until every target is decided (cap: proof_games)
     text: str = field(default="", repr=False, compare=False)
 
     @property
@@ -124,7 +127,11 @@ class TuneConfig:
         return {"base": self.base.resolved(), "variables": [v.describe() for v in self.variables],
                 "targets": {k: list(v) if isinstance(v, tuple) else v for k, v in self.targets.items()},
                 "budget": {"games": self.budget_games, "minutes": self.budget_minutes},
-                "search": self.search.__dict__, "proof": {"games": self.proof_games}}
+                "search": self.search.__dict__, "proof": self._proof()}
+
+    def _proof(self) -> dict:
+        # until_decided only when asked, so a fixed proof's config (and its digest) reads as before
+        return {"games": self.proof_games, **({"until_decided": True} if self.proof_until_decided else {})}
 
     def digest(self) -> str:
         """Hash of what decides the search (not the name, description or time cap)."""
@@ -226,7 +233,8 @@ def parse_tune(text: str, file: str = "tune.toml") -> TuneConfig:
     pdoc = c.table("proof", doc.get("proof", {}))
     c.unknown_keys(pdoc, PROOF_KEYS, "proof.")
     proof_games = c.integer("proof.games", pdoc.get("games", 2 * search.max_games), 2)
-    return TuneConfig(file, base, variables, targets, games, minutes, search, proof_games, text)
+    until_decided = c.boolean("proof.until_decided", pdoc.get("until_decided", False))
+    return TuneConfig(file, base, variables, targets, games, minutes, search, proof_games, until_decided, text)
 
 
 def load_tune(path: str | Path) -> TuneConfig:

@@ -8,6 +8,18 @@ paired; its interval is a paired bootstrap over games (resampling whole games, t
 resample for both sides), with a generator seeded from the config seed. The entity-impact
 target (the largest |holders' win rate - non-holders'| over the entities) is paired the same
 way: the proof's rows carry each seat's per-game holding flags for every entity.
+
+Until decided (`[proof] until_decided = true`): the proposal and the original play the same
+fresh game indices in looks of reports.measures.sequential.CHUNK games, up to `proof.games`.
+After each look every target with an anytime-valid interval (reports.measures.targets.SEQUENTIAL)
+gets its 95% confidence sequence on the proposal's games; a target is decided once that
+interval is wholly inside the target (met) or wholly outside (not met), and keeps the decision
+and the interval of that look (the sequences hold at every look at once, so a decision stands).
+The proof stops when every target is decided, or at the cap, where an open target is
+"undecided at the cap" (not met). A target without such an interval (entity_impact, game flow)
+keeps the fixed count: the proof then plays to the cap and judges it there by its 95% interval.
+The sensitivity and the paired comparison with the original use the games played (the
+stopped count), with their fixed-count intervals.
 """
 from __future__ import annotations
 
@@ -16,6 +28,8 @@ import math
 import numpy as np
 import polars as pl
 
+from reports.measures.sequential import CHUNK, MIN_GAMES
+from reports.measures.targets import SEQUENTIAL, mark, measure_anytime
 from simcore.games import get_game
 
 from .evaluate import Evaluator
@@ -25,6 +39,9 @@ from .targets import PTS, measure, met
 STREAM = "proof"
 BOOTSTRAP = 400
 PAIRED = ("faction_gap", "seat_gap", "first_seat", "rounds", "entity_impact")
+SEQUENCE = "95% confidence sequence"           # the interval a target decided by looks carries
+FIXED = "95% interval (fixed count, at the cap)"   # a target with no anytime interval
+MET, NOT_MET, UNDECIDED = "met", "not met", "undecided at the cap"
 
 
 def proof_seed(seed: int) -> int:
@@ -123,8 +140,53 @@ def _tracked(space: Space, ev: Evaluator, winner: tuple) -> tuple[int, ...]:
     return tuple(range(len(get_game(rs.game).entities(rs))))
 
 
+def _decided(looked: dict, targets: dict, n: int) -> dict:
+    """The targets the latest look decides: {target: decision record} for marks met / missed."""
+    out = {}
+    for t, m in mark(looked, targets).items():
+        if m in ("met", "missed"):
+            out[t] = {"decision": MET if m == "met" else NOT_MET, "games": n, "interval": list(looked[t]),
+                      "kind": SEQUENCE}
+    return out
+
+
+def until_decided(cfg, ev: Evaluator, seed: int, sides: list[tuple], winner: tuple, have: dict,
+                  entities: tuple[int, ...] = ()) -> tuple[int, dict]:
+    """Play `sides` in looks of CHUNK games (the same indices for all) until every target of the
+    winner is decided or `cfg.proof_games` (the cap) is reached; (games played, {target: record}).
+
+    A record: decision (met, not met, undecided at the cap), games at the decision, the interval
+    (estimate, low, high) and its kind (a confidence sequence, or the fixed count's interval for
+    a target without an anytime interval, judged at the cap)."""
+    cap, targets = cfg.proof_games, cfg.targets
+    anytime = {t: v for t, v in targets.items() if t in SEQUENTIAL}
+    fixed = [t for t in targets if t not in SEQUENTIAL]
+    records: dict = {}
+    still, looked, n = anytime, {}, 0
+    while n < cap and not (len(records) == len(anytime) and not fixed):
+        n = min(n + CHUNK, cap)
+        games = ev.run(STREAM, seed, sides, n, have, track=entities)[winner][0]
+        if n < MIN_GAMES and n < cap:
+            continue                    # the variance estimate must settle first
+        still = {t: v for t, v in anytime.items() if t not in records}
+        looked = measure_anytime(games, still)
+        records.update(_decided(looked, still, n))
+    for t in (t for t in still if t not in records):
+        records[t] = {"decision": UNDECIDED, "games": n, "interval": list(looked[t]), "kind": SEQUENCE}
+    if fixed:
+        g, tallies = ev.read(STREAM, winner, n)
+        values = measure(g, tallies, {t: targets[t] for t in fixed})
+        ok = met(values, {t: targets[t] for t in fixed})
+        for t in fixed:
+            records[t] = {"decision": MET if ok[t] else NOT_MET, "games": n, "interval": list(values[t]), "kind": FIXED}
+    return n, {t: records[t] for t in targets}
+
+
 def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
-    """Replay the winner and the original on fresh games; the winner's one-step sensitivity."""
+    """Replay the winner and the original on fresh games; the winner's one-step sensitivity.
+
+    With `proof_until_decided`, the replay stops once every target is decided (`until_decided`)
+    and the sensitivity plays the same stopped count."""
     cfg = space.cfg
     seed = proof_seed(cfg.base.seed)
     n = cfg.proof_games
@@ -138,11 +200,18 @@ def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
                 around.append((v.name, k, c))
     cands = list(dict.fromkeys([c for _, c in sides] + [c for _, _, c in around]))
     entities = _tracked(space, ev, winner)
+    decided = None
+    if cfg.proof_until_decided:
+        n, decided = until_decided(cfg, ev, seed, [c for _, c in sides], winner, have, entities)
     frames = ev.run(STREAM, seed, cands, n, have, track=entities)
     values = {c: measure(g, t, cfg.targets) for c, (g, t) in frames.items()}
+    shown = values if decided is None else _shown(cfg.targets, values, frames, [c for _, c in sides], winner, decided)
     result = {"seed": seed, "games": n}
     for label, c in sides:
-        result[label] = {"candidate": list(c), "values": values[c], "met": met(values[c], cfg.targets)}
+        result[label] = {"candidate": list(c), "values": shown[c], "met": met(shown[c], cfg.targets)}
+    if decided is not None:
+        result["proposal"]["met"] = {t: r["decision"] == MET for t, r in decided.items()}
+        result["until_decided"] = {"cap": cfg.proof_games, "games": n, "targets": decided}
     if "original" not in result:
         result["original"] = result["proposal"]
     result["verdict"] = "met" if all(result["proposal"]["met"].values()) else "not met"
@@ -162,3 +231,14 @@ def prove(space: Space, ev: Evaluator, winner: tuple) -> dict:
                      "values": values[c]})
     result["sensitivity"] = sens
     return result
+
+
+def _shown(targets: dict, values: dict, frames: dict, sides: list[tuple], winner: tuple, decided: dict) -> dict:
+    """The values a proof until decided shows: the proposal's interval of each decision, the
+    original's confidence sequences at the stopped count (fixed-count intervals where none is built)."""
+    out = dict(values)
+    out[winner] = {t: tuple(r["interval"]) for t, r in decided.items()}
+    for c in sides:
+        if c != winner:
+            out[c] = {**values[c], **measure_anytime(frames[c][0], targets)}
+    return out

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import sys
@@ -63,9 +64,13 @@ def _remove_partial(out: Path) -> None:
 
 
 def tune(config, out, *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
-         resume: bool = False, progress: bool = False) -> dict:
-    """Run (or finish) a tuning search into `out`; return the summary (also OUT/tune.json)."""
+         resume: bool = False, progress: bool = False, until_decided: bool = False) -> dict:
+    """Run (or finish) a tuning search into `out`; return the summary (also OUT/tune.json).
+
+    until_decided: the proof plays until every target is decided (as `[proof] until_decided`)."""
     cfg = config if isinstance(config, TuneConfig) else load_tune(config)
+    if until_decided:
+        cfg = dataclasses.replace(cfg, proof_until_decided=True)
     _check_options(jobs, backend, scheduler)
     space = build_space(cfg)
     out = Path(out)
@@ -138,14 +143,20 @@ def proposal_text(summary: dict) -> str:
     lines = ["; ".join(summary["diff"]) if summary["diff"] else "no change: the current data already meets the targets"
              if summary["verdict"] == "met" else "no change found that helps"]
     p = summary["proof"]
-    lines.append(f"targets on {p['games']:,} fresh games (seed {p['seed']}): {summary['verdict'].upper()}")
+    u = p.get("until_decided")
+    if u:
+        from reports.page.tune import decided_headline, decided_words  # start-up: the page loads matplotlib
+        lines.append(f"targets {decided_headline(p)}: {summary['verdict'].upper()}")
+    else:
+        lines.append(f"targets on {p['games']:,} fresh games (seed {p['seed']}): {summary['verdict'].upper()}")
     for t, target in summary["targets"].items():
         est, lo, hi = p["proposal"]["values"][t]
         o = p["original"]["values"][t]
         goal = f"in [{target[0]}, {target[1]}]" if isinstance(target, list) else f"<= {target}"
         ok = "met" if p["proposal"]["met"][t] else "NOT met"
         lines.append(f"  {t:<14} {goal:<14} proposal {est:6.2f} [{lo:.2f}, {hi:.2f}]   "
-                     f"original {o[0]:6.2f} [{o[1]:.2f}, {o[2]:.2f}]   {ok}")
+                     f"original {o[0]:6.2f} [{o[1]:.2f}, {o[2]:.2f}]   {ok}"
+                     + (f"   {decided_words(u['targets'][t])}" if u else ""))
     if summary["verdict"] != "met":
         from reports.page.tune import not_met_lines  # start-up: the page loads matplotlib
         lines += not_met_lines(summary)

@@ -216,6 +216,23 @@ def anytime_rates(df: pl.DataFrame, alpha: float = ALPHA, t_opt: float = T_OPT) 
     return df.with_columns(ci_low=pl.Series(np.clip(lo, 0.0, 1.0)), ci_high=pl.Series(np.clip(hi, 0.0, 1.0)))
 
 
+def gap_sequence(n, rate, alpha: float = ALPHA, t_opt: float = T_OPT):
+    """(gap, lo, hi): the best minus the worst of k win rates (the last axis) with a 1 - alpha
+    confidence sequence; vectorised over the leading axes.
+
+    Each rate's confidence sequence is taken at alpha / k (Bonferroni), so all k hold at once at
+    every number of games; the gap's interval [max(0, max lo - min hi), max hi - min lo] then
+    holds too, whatever the look a test stopped at. A win share lies in [0, 1]: its variance is
+    bounded by p (1 - p), the variance used (as in `anytime_rates`).
+    """
+    n, p = np.asarray(n, dtype=float), np.asarray(rate, dtype=float)
+    k = p.shape[-1]
+    lo, hi = confidence_sequence(n, p, p * (1 - p), alpha / k, t_opt)
+    lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    gap = p.max(axis=-1) - p.min(axis=-1)
+    return gap, np.maximum(0.0, lo.max(axis=-1) - hi.min(axis=-1)), hi.max(axis=-1) - lo.min(axis=-1)
+
+
 def fixed_games(var: float, design: Design = Design()) -> float:
     """Games a fixed-count test needs for the same error rates: reject "no effect" when
     |mean| > c, with P(reject | effect d0) = alpha and P(accept | effect d1) = beta."""

@@ -16,6 +16,7 @@ import polars as pl
 
 from . import flow
 from . import metrics as M
+from .sequential import ALPHA, T_OPT, confidence_sequence, gap_sequence
 
 # target name -> what it bounds (error messages, the config docs and the report's legend)
 TARGETS = {
@@ -34,6 +35,8 @@ TARGETS = {
 FLOW_TARGETS = ("lead_changes", "decisiveness", "drama", "comeback", "late_swap")
 
 PTS = 100.0
+# the targets with an anytime-valid interval (`measure_anytime`); the others keep a fixed count
+SEQUENTIAL = ("faction_gap", "seat_gap", "first_seat", "rounds")
 
 
 def _gap(rows: pl.DataFrame) -> tuple[float, float, float]:
@@ -79,6 +82,40 @@ def measure(games: pl.DataFrame, tallies: pl.DataFrame | None, targets: dict) ->
             reach = float(np.nanmax(np.maximum(hi, -lo))) * PTS           # farthest interval end from 0
             sure = float(np.nanmax(np.maximum(np.maximum(lo, -hi), 0))) * PTS   # surest distance from 0
             out["entity_impact"] = (worst, sure, reach)
+    return out
+
+
+def _gap_anytime(rows: pl.DataFrame, alpha: float, t_opt: float) -> tuple[float, float, float]:
+    """Best minus worst win rate (points) with its confidence sequence (each group's at alpha / k)."""
+    rows = rows.filter(pl.col("games") > 0)
+    if rows.height < 2:
+        return (math.nan,) * 3
+    gap, lo, hi = gap_sequence(rows["games"].to_numpy(), rows["win_rate"].to_numpy(), alpha, t_opt)
+    return float(gap) * PTS, float(lo) * PTS, float(hi) * PTS
+
+
+def measure_anytime(games: pl.DataFrame, targets: dict, alpha: float = ALPHA, t_opt: float = T_OPT) -> dict:
+    """{target name: (estimate, low, high)} with 1 - alpha confidence sequences (valid after any
+    stopping rule: reports.measures.sequential), for the targets in SEQUENTIAL asked for.
+
+    first_seat: seat 0's win-rate sequence (variance p (1 - p)) minus the fair share; faction_gap,
+    seat_gap: `gap_sequence` over the factions or seats; rounds: the mean's sequence with the
+    sample variance."""
+    out = {}
+    if "faction_gap" in targets:
+        out["faction_gap"] = _gap_anytime(M.faction_win_rates(games), alpha, t_opt)
+    if "seat_gap" in targets:
+        out["seat_gap"] = _gap_anytime(M.seat_win_rates(games), alpha, t_opt)
+    if "first_seat" in targets:
+        s0 = M.seat_win_rates(games).filter(pl.col("seat") == 0).row(0, named=True)
+        p = s0["win_rate"]
+        lo, hi = confidence_sequence(s0["games"], p, p * (1 - p), alpha, t_opt)
+        out["first_seat"] = tuple(float(x - s0["fair"]) * PTS for x in (p, max(float(lo), 0.0), min(float(hi), 1.0)))
+    if "rounds" in targets:
+        r = games["rounds"].to_numpy().astype(float)
+        mean = float(r.mean())
+        lo, hi = confidence_sequence(r.size, mean, r.var(ddof=1), alpha, t_opt)
+        out["rounds"] = (mean, float(lo), float(hi))
     return out
 
 

@@ -45,6 +45,24 @@ def _trace_png(trace: list[dict]) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def decided_words(record: dict) -> str:
+    """How a proof until decided settled one target: after how many games, by which interval."""
+    if record["kind"] != "95% confidence sequence":
+        return f"fixed count: judged at the cap, {record['games']:,} games (no confidence sequence)"
+    if record["decision"] == "undecided at the cap":
+        return f"undecided at the cap ({record['games']:,} games)"
+    return f"decided after {record['games']:,} games"
+
+
+def decided_headline(proof: dict) -> str:
+    """The games a proof until decided played, its cap and its intervals, in one phrase."""
+    u = proof["until_decided"]
+    settled = all(r["decision"] != "undecided at the cap" for r in u["targets"].values())
+    games = (f"decided after {u['games']:,} fresh games (seed {proof['seed']}, at most {u['cap']:,}" if settled else
+             f"on {u['games']:,} fresh games, the cap (seed {proof['seed']}")
+    return games + "; 95% confidence sequences, valid wherever the proof stopped)"
+
+
 def better(target, original: float, change: tuple) -> str:
     """Is the proposal better than the current data on one target: "better" (the paired interval
     lies wholly on the side that moves towards the target), "worse" (wholly on the other side) or
@@ -76,6 +94,11 @@ def not_met_lines(summary: dict) -> list[str]:
         word = better(target, p["original"]["values"][t][0], (d, lo, hi))
         helps |= word == "better"
         lines.append(f"  {t}: proposal - original {d:+.2f} [{lo:+.2f}, {hi:+.2f}] (paired, the same fresh games): {word}")
+    u = p.get("until_decided")
+    open_ = [t for t, r in (u["targets"] if u else {}).items() if r["decision"] == "undecided at the cap"]
+    if open_:
+        lines.append(f"undecided at the cap: {', '.join(open_)} (the 95% confidence sequence still straddles the "
+                     f"target after {u['games']:,} games); counted as not met")
     if summary["diff"] and not helps:
         lines.append("not met, and nothing within the bounds helps: the best candidate is no clearer than the current "
                      "data; nothing is claimed")
@@ -94,15 +117,22 @@ def tune_section(summary: dict, rows: list[dict]) -> str:
     e = html.escape
     out = ["<section class='tune'>", "<h2>Tuning proposal</h2>"]
     diff = "; ".join(summary["diff"]) or "no change"
-    out.append(f"<p><b>{e(diff)}</b>: targets <b>{e(summary['verdict'].upper())}</b> on {p['games']:,} fresh "
-               f"games (seed {p['seed']}, never used by the search).</p>")
+    if "until_decided" in p:
+        out.append(f"<p><b>{e(diff)}</b>: targets <b>{e(summary['verdict'].upper())}</b>, {e(decided_headline(p))}; "
+                   "fresh games, never used by the search.</p>")
+    else:
+        out.append(f"<p><b>{e(diff)}</b>: targets <b>{e(summary['verdict'].upper())}</b> on {p['games']:,} fresh "
+                   f"games (seed {p['seed']}, never used by the search).</p>")
     if summary["verdict"] != "met":
         out.append("<p>" + "<br>".join(e(line.strip()) for line in not_met_lines(summary)) + "</p>")
-    out.append("<h3>Before and after (95% intervals, fresh games)</h3><table><tr><th>target</th><th>goal</th>"
-               "<th>original</th><th>proposal</th><th>met</th></tr>")
+    u = p.get("until_decided")
+    out.append(f"<h3>Before and after ({'95% confidence sequences' if u else '95% intervals'}, fresh games)</h3>"
+               "<table><tr><th>target</th><th>goal</th><th>original</th><th>proposal</th><th>met</th>"
+               + ("<th>decided</th>" if u else "") + "</tr>")
     for t, goal in summary["targets"].items():
         out.append(f"<tr><td>{e(NAMES.get(t, t))}</td><td>{_goal(goal)}</td><td>{_ci(p['original']['values'][t])}</td>"
-                   f"<td>{_ci(p['proposal']['values'][t])}</td><td>{'yes' if p['proposal']['met'][t] else 'no'}</td></tr>")
+                   f"<td>{_ci(p['proposal']['values'][t])}</td><td>{'yes' if p['proposal']['met'][t] else 'no'}</td>"
+                   + (f"<td>{e(decided_words(u['targets'][t]))}</td>" if u else "") + "</tr>")
     out.append("</table>")
     trace = summary.get("trace") or []
     if trace:
@@ -116,7 +146,8 @@ def tune_section(summary: dict, rows: list[dict]) -> str:
         out.append("</table>")
     sens = p.get("sensitivity") or []
     if sens:
-        out.append("<h3>Sensitivity: one step either side of the proposal (paired, same fresh games)</h3>"
+        at = f", at the stopped count of {p['games']:,} games" if u else ""
+        out.append(f"<h3>Sensitivity: one step either side of the proposal (paired, same fresh games{at})</h3>"
                    "<table><tr><th>variable</th><th>step</th><th>value</th>"
                    + "".join(f"<th>&Delta; {e(NAMES.get(t, t))}</th>" for t in summary["targets"]) + "</tr>")
         for s in sens:

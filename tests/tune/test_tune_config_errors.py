@@ -29,6 +29,10 @@ CASES = {
     "list parameter without index": (
         BASE + "[[variables]]\nparam = \"market_costs\"\nmin = 0\nmax = 3\nstep = 1\n" + TARGET + SMALL,
         "variables[0].index", "index"),
+    "until_decided as text": (BASE + ONE_VAR + TARGET + SMALL + "until_decided = \"yes\"\n",
+                              "proof.until_decided", "true or false"),
+    "until_decided as a number": (BASE + ONE_VAR + TARGET + SMALL + "until_decided = 1\n",
+                                  "proof.until_decided", "true or false"),
 }
 
 
