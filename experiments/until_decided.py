@@ -146,6 +146,7 @@ def _until_decided_locked(cfg, out: Path, manifest: dict, points, knockouts, ser
     played = {p.index: [] for p in points}
     t0 = time.perf_counter()
     owner: dict[str, tuple[int, int]] = {}          # check name -> (point played for it, its pair)
+    played_now = [0]                                 # games played by this process (not read back)
 
     def pairs_of(names) -> set[tuple[int, int]]:
         """(point, the point it is paired with) of the open checks (None: the first look, every check)."""
@@ -168,6 +169,7 @@ def _until_decided_locked(cfg, out: Path, manifest: dict, points, knockouts, ser
         for point, a, b, games, tallies in execute(tasks, jobs):
             store.record_chunk(out, point, a, b, store.write_chunk(store.chunk_path(out, point, a, b), games, tallies))
             played[point].append([a, b])
+            played_now[0] += b - a
             frames[point] = games
         diffs = {}
         for name, (m, ref) in restricted.items():
@@ -210,7 +212,7 @@ def _until_decided_locked(cfg, out: Path, manifest: dict, points, knockouts, ser
                                  "games_fixed": cfg.games * len(points)}
     manifest["status"] = "complete"
     manifest["sessions"] = [{"jobs": jobs, "backend": "loky", "seconds": round(time.perf_counter() - t0, 3),
-                             "games": manifest["until_decided"]["games_played"]}]
+                             "games": manifest["until_decided"]["games_played"], "played_now": played_now[0]}]
     store.write_json(out / store.MANIFEST, manifest)
     return out
 

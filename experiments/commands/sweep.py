@@ -79,7 +79,11 @@ def _sweep_until_decided(args, cfg, out: Path, t0: float) -> int:
         raise UserError("--until-decided runs on local worker processes (--backend loky)", key="--until-decided")
     sweep_until_decided(cfg, out, budget=args.budget, jobs=args.jobs, progress=not args.quiet, resume=args.resume)
     run = open_run(out)
-    print(f"wrote {out}/: {len(run.points)} points ({time.perf_counter() - t0:.1f} s)")
+    now = run.manifest["sessions"][-1].get("played_now")
+    if now == 0:
+        print(f"{out}/ already holds every look ({len(run.points)} points): nothing played, each look read back")
+    else:
+        print(f"wrote {out}/: {len(run.points)} points ({now:,} games played now, {time.perf_counter() - t0:.1f} s)")
     print_decision_summary(run.manifest, sys.stdout.write)
     page = write_and_print(run, run.path / "report.html")
     print(f"page: {page}  (each check's decision, the tables in the terminal, and follow-up configs in "

@@ -153,6 +153,17 @@ def test_a_killed_until_decided_run_resumes_to_the_same_decisions_and_games(writ
     assert b.manifest["until_decided"]["rows"] == a.manifest["until_decided"]["rows"]
     assert b.games().sort(["point", "game"]).equals(a.games().sort(["point", "game"]))
     assert [f.stat().st_mtime_ns for f in first] == stamps     # recorded chunks are read back, not replayed
+    replayed = b.manifest["sessions"][-1]["played_now"]
+    assert 0 < replayed < b.manifest["until_decided"]["games_played"]    # only the lost look is played again
+
+
+def test_a_finished_until_decided_run_pasted_again_plays_nothing_and_says_so(write_config, tmp_path, capsys):
+    cfg, out = write_config(CONFIG), tmp_path / "run"
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "--quiet", "--until-decided", "--resume"]) == 0
+    assert "games played now" in capsys.readouterr().out
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "--quiet", "--until-decided", "--resume"]) == 0
+    assert "nothing played, each look read back" in capsys.readouterr().out
+    assert store.open_run(out).manifest["sessions"][-1]["played_now"] == 0
 
 
 def test_a_fixed_count_folder_is_not_resumed_until_decided(write_config, tmp_path, capsys):

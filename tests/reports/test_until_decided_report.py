@@ -70,7 +70,7 @@ def runs(built_once):
 
     def make(folder):
         sweep_until_decided(cfg, folder / "decided", jobs=1)
-        run_sweep(dataclasses.replace(cfg, games=500), folder / "fixed", jobs=1)
+        run_sweep(dataclasses.replace(cfg, games=200, batch_size=200), folder / "fixed", jobs=1)
     folder = built_once("until-decided-quick", make)
     out = {}
     for name in ("decided", "fixed"):
