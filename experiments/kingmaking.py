@@ -59,18 +59,6 @@ class GameScan:
     winner: tuple = ()            # the game's winners (seat flags), as the bots played it
 
 
-def decision_effect(out, seat: int, options: int, k: int) -> tuple[float, float]:
-    """(the seat's best option's mean win share, the largest change of another seat's mean win
-    share between two options) from a branch Outcome of options x k rows (row o * k + j)."""
-    winner = np.asarray(out["winner"], bool)
-    share = winner / np.maximum(winner.sum(axis=1, keepdims=True), 1)
-    mean = share.reshape(options, k, -1).mean(axis=1)          # (options, seats)
-    others = np.delete(mean, seat, axis=1)
-    chance = float(mean[:, seat].max())
-    swing = float((others.max(axis=0) - others.min(axis=0)).max()) if others.size else 0.0
-    return chance, swing
-
-
 def _shares(out, options: int, k: int) -> np.ndarray:
     """Each row's win shares as (options, k, seats) (row o * k + j)."""
     winner = np.asarray(out["winner"], bool)
@@ -81,6 +69,13 @@ def _swings(share: np.ndarray, seat: int) -> np.ndarray:
     """The swing of each table: share (..., options, k, seats) -> (...)."""
     mean = np.delete(share.mean(axis=-2), seat, axis=-1)         # (..., options, others)
     return (mean.max(axis=-2) - mean.min(axis=-2)).max(axis=-1, initial=0.0)
+
+
+def decision_effect(out, seat: int, options: int, k: int) -> tuple[float, float]:
+    """(the seat's best option's mean win share, the largest change of another seat's mean win
+    share between two options) from a branch Outcome of options x k rows (row o * k + j)."""
+    share = _shares(out, options, k)
+    return float(share.mean(axis=1)[:, seat].max()), float(_swings(share, seat))
 
 
 def _relabel(share: np.ndarray, gen: np.random.Generator, times: int) -> np.ndarray:
